@@ -1,0 +1,1 @@
+"""halgate: a hallucination regression gate with a review dashboard."""

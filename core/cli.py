@@ -1,0 +1,171 @@
+"""The `halgate` command: a thin face over the library.
+
+Each command parses options, calls one core function and renders the result. Expected
+problems print one clear line and exit with the documented code (DESIGN.md §4):
+0 passed, 1 failed, 2 harness error, 3 needs review, 4 bad input or usage.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from .errors import HalgateError, SuiteError
+from .models import EXIT_BAD_INPUT, Mode
+
+app = typer.Typer(
+    name="halgate",
+    help="Hallucination regression gate: compare a candidate LLM system with a baseline "
+    "claim by claim, cite the evidence, and decide whether it may ship.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, soft_wrap=True)
+
+
+def fail(exc: HalgateError) -> typer.Exit:
+    """Print an expected error without a traceback; return the exit to raise."""
+    if isinstance(exc, SuiteError):
+        err.print(f"error: {len(exc.problems)} problem(s) in the suite:", markup=False)
+        for p in exc.problems:
+            err.print(f"  {p}", markup=False)
+    else:
+        err.print(f"error: {exc}", markup=False)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+SuiteArg = Annotated[Path, typer.Argument(help="Suite folder (cases.jsonl, documents, answers/).")]
+JudgeOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge",
+        "-j",
+        help="Judge to use: offline (default, no network) or llm (OpenAI-compatible endpoint).",
+    ),
+]
+
+
+@app.command()
+def run(
+    suite: SuiteArg,
+    mode: Annotated[
+        Mode,
+        typer.Option(
+            help="compare: candidate vs baseline; gate: one system "
+            "vs the documents; consistency: one system vs the "
+            "reference answers."
+        ),
+    ] = Mode.COMPARE,
+    baseline: Annotated[
+        str, typer.Option(help="Baseline system name (answers/NAME.jsonl).")
+    ] = "baseline",
+    candidate: Annotated[
+        str, typer.Option(help="Candidate system name (answers/NAME.jsonl).")
+    ] = "candidate",
+    system: Annotated[
+        str | None,
+        typer.Option(help="System judged in gate/consistency mode (default: the candidate)."),
+    ] = None,
+    policy: Annotated[
+        Path | None,
+        typer.Option(
+            help="Policy TOML (default: the suite's policy.toml, else built-in defaults)."
+        ),
+    ] = None,
+    judge: JudgeOpt = "offline",
+    out_path: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Write the JSON report here (schema-validated)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Evaluate a suite, print the summary and exit with the gate's code."""
+    from .engine import run_suite
+    from .judges.base import create_judge
+    from .policy import load_policy
+    from .progress import judge_progress
+    from .reports.json_report import write_report
+    from .reports.summary import summary_text
+    from .suite import load_suite
+
+    try:
+        s = load_suite(suite)
+        pol_path = policy or ((suite / "policy.toml") if (suite / "policy.toml").exists() else None)
+        pol = load_policy(pol_path)
+        j = create_judge(judge, severity_rules=pol.severity_rules)
+        with judge_progress(len(s.cases), enabled=not quiet) as tick:
+            report = run_suite(s, j, pol, mode, baseline, candidate, system, progress=tick)
+        if out_path:
+            write_report(report, out_path)
+    except HalgateError as exc:
+        raise fail(exc) from None
+    out.print(summary_text(report), markup=False, end="")
+    if out_path:
+        out.print(f"report written to {out_path}", markup=False)
+    raise typer.Exit(report.decision.exit_code)
+
+
+@app.command("eval-judge")
+def eval_judge(
+    suite: SuiteArg,
+    judge: JudgeOpt = "offline",
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Score a judge against a suite's labels.jsonl (claim, type and answer level)."""
+    from .evaluation import evaluate_judge_on_suite, scores_table
+    from .judges.base import create_judge
+    from .suite import load_suite
+
+    try:
+        s = load_suite(suite)
+        scores = evaluate_judge_on_suite(s, create_judge(judge))
+    except HalgateError as exc:
+        raise fail(exc) from None
+    if as_json:
+        out.print_json(scores.model_dump_json())
+    else:
+        out.print(scores_table(scores), markup=False, end="")
+
+
+@app.command()
+def schemas(
+    write: Annotated[bool, typer.Option(help="Regenerate data/schemas/ from the models.")] = False,
+    check: Annotated[bool, typer.Option(help="Exit 1 if committed schemas drift.")] = False,
+) -> None:
+    """Show, check or regenerate the published JSON Schemas."""
+    from .schemas import PUBLISHED, schema_path, schema_text, write_schemas
+
+    if write:
+        for p in write_schemas():
+            out.print(f"wrote {p}", markup=False)
+        return
+    drift = [
+        n
+        for n in PUBLISHED
+        if not schema_path(n).exists()
+        or schema_path(n).read_text(encoding="utf-8") != schema_text(n)
+    ]
+    for n in PUBLISHED:
+        state = "DRIFT" if n in drift else "ok"
+        out.print(f"{state:6} {schema_path(n)}", markup=False)
+    if check and drift:
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    """Entry point of the `halgate` script."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,235 @@
+"""One engine for every mode: plan judge tasks, judge, aggregate, decide.
+
+``rescore`` recomputes every derived number of a report from its claim records, so the store
+can apply reviewer overrides and get metrics, comparison and gate from effective verdicts.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Collection, Sequence
+from datetime import UTC, datetime
+
+from .compare import compare_systems
+from .errors import UsageError
+from .gate import decide
+from .judges.base import Judge, JudgeResult, JudgeTask, ProgressCallback
+from .metrics import answer_metrics, system_rates
+from .models import (
+    AnswerAnalysis,
+    Case,
+    ClaimJudgement,
+    Document,
+    GateDecision,
+    GateStatus,
+    Mode,
+    RunReport,
+    Suite,
+    SuiteInfo,
+)
+from .policy import Policy
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def choose_systems(
+    suite: Suite, mode: Mode, baseline: str | None, candidate: str | None, system: str | None
+) -> list[str]:
+    """Systems a mode judges, checked against the suite; compare gives [baseline, candidate]."""
+    known = sorted(suite.answers)
+    if mode == Mode.COMPARE:
+        names = [baseline or "baseline", candidate or "candidate"]
+    else:
+        pick = system or candidate or ("candidate" if "candidate" in known else known[-1])
+        names = [pick]
+    for n in names:
+        if n not in suite.answers:
+            raise UsageError(f"system {n!r} has no answers/{n}.jsonl; known: {', '.join(known)}")
+    return names
+
+
+def reference_document(case: Case) -> Document | None:
+    """The case's reference answer as a document, for consistency mode."""
+    if case.reference_answer is None:
+        return None
+    return Document(
+        doc_id=f"{case.case_id}:reference", text=case.reference_answer, title="reference answer"
+    )
+
+
+def plan_tasks(suite: Suite, mode: Mode, systems: Sequence[str]) -> list[JudgeTask]:
+    """One task per case, holding every judged system's answer (documents sent once)."""
+    tasks = []
+    for case in suite.cases:
+        if mode == Mode.CONSISTENCY:
+            ref = reference_document(case)
+            docs = [ref] if ref else []
+        else:
+            docs = suite.case_documents(case)
+        answers = {}
+        for s in systems:
+            text = suite.answers[s][case.case_id].answer
+            if answer_problem(text) is None and docs:
+                answers[s] = text
+        tasks.append(JudgeTask(case=case, documents=docs, answers=answers))
+    return tasks
+
+
+def answer_problem(text: str) -> str | None:
+    """Why an answer cannot be analysed at all (empty or nonsense), else None."""
+    if not text.strip():
+        return "empty output"
+    if not _WORD.search(text):
+        return "output contains no words (nonsense)"
+    return None
+
+
+def analysis_of(
+    case_id: str,
+    system: str,
+    claims: list[ClaimJudgement],
+    policy: Policy,
+    error_message: str | None = None,
+    harness_error: str | None = None,
+    usage: dict[str, int] | None = None,
+) -> AnswerAnalysis:
+    """An AnswerAnalysis with its per-answer metrics computed from the claims."""
+    return AnswerAnalysis(
+        case_id=case_id,
+        system=system,
+        claims=claims,
+        error_message=error_message,
+        harness_error=harness_error,
+        usage=usage or {},
+        **answer_metrics(claims, policy.count_out_of_scope, policy.partial_weight),
+    )
+
+
+def _analyses(
+    suite: Suite,
+    mode: Mode,
+    systems: Sequence[str],
+    results: Sequence[JudgeResult],
+    policy: Policy,
+) -> list[AnswerAnalysis]:
+    out = []
+    for case, res in zip(suite.cases, results, strict=True):
+        for s in systems:
+            text = suite.answers[s][case.case_id].answer
+            problem = answer_problem(text)
+            if problem is None and mode == Mode.CONSISTENCY and case.reference_answer is None:
+                problem = "case has no reference_answer"
+            usage = res.usage if s == systems[0] else {}
+            out.append(
+                analysis_of(
+                    case.case_id,
+                    s,
+                    res.claims.get(s, []),
+                    policy,
+                    error_message=problem,
+                    harness_error=res.errors.get(s),
+                    usage=usage,
+                )
+            )
+    return out
+
+
+def run_suite(
+    suite: Suite,
+    judge: Judge,
+    policy: Policy,
+    mode: Mode = Mode.COMPARE,
+    baseline: str | None = None,
+    candidate: str | None = None,
+    system: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> RunReport:
+    """Evaluate a suite with a judge and decide the gate; the core of `halgate run`."""
+    if mode == Mode.PAIRWISE:
+        raise UsageError("pairwise mode is not available in this version")
+    systems = choose_systems(suite, mode, baseline, candidate, system)
+    t0 = time.perf_counter()
+    tasks = plan_tasks(suite, mode, systems)
+    results = judge.judge(tasks, progress)
+    t1 = time.perf_counter()
+    analyses = _analyses(suite, mode, systems, results, policy)
+    usage: dict[str, int] = {}
+    for r in results:
+        for k, v in r.usage.items():
+            usage[k] = usage.get(k, 0) + v
+    used_docs = {d.doc_id for c in suite.cases for d in suite.case_documents(c)}
+    report = RunReport(
+        run_id=new_run_id(),
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        mode=mode,
+        suite=SuiteInfo(
+            name=suite.name,
+            path=suite.path,
+            content_hash=suite.content_hash,
+            n_cases=len(suite.cases),
+            systems=sorted(suite.answers),
+        ),
+        judge=judge.spec,
+        policy=policy.model_dump(mode="json"),
+        systems=list(systems),
+        cases=suite.cases,
+        documents=[suite.documents[d] for d in sorted(used_docs) if d in suite.documents],
+        answers={
+            s: {c.case_id: suite.answers[s][c.case_id].answer for c in suite.cases} for s in systems
+        },
+        analyses=analyses,
+        rates={},
+        decision=_placeholder_decision(systems[-1]),
+        usage=usage,
+        timings={"judge_seconds": round(t1 - t0, 3)},
+    )
+    report = rescore(report, policy)
+    report.timings["total_seconds"] = round(time.perf_counter() - t0, 3)
+    return report
+
+
+def rescore(
+    report: RunReport,
+    policy: Policy | None = None,
+    reviewed: Collection[str] = (),
+    extra_review_ids: Collection[str] = (),
+) -> RunReport:
+    """Recompute per-answer metrics, rates, comparison and decision from the claim records."""
+    policy = policy or Policy.model_validate(report.policy)
+    analyses = [
+        analysis_of(
+            a.case_id, a.system, a.claims, policy, a.error_message, a.harness_error, a.usage
+        )
+        for a in report.analyses
+    ]
+    rates = {s: system_rates(analyses, s, policy.count_out_of_scope) for s in report.systems}
+    comparison = None
+    if report.mode == Mode.COMPARE:
+        comparison = compare_systems(
+            analyses, report.cases, report.systems[0], report.systems[1], policy
+        )
+    gated = report.systems[-1]
+    decision = decide(
+        analyses, report.cases, policy, gated, rates[gated], comparison, reviewed, extra_review_ids
+    )
+    return report.model_copy(
+        update={
+            "analyses": analyses,
+            "rates": rates,
+            "comparison": comparison,
+            "decision": decision,
+            "policy": policy.model_dump(mode="json"),
+        }
+    )
+
+
+def new_run_id() -> str:
+    """Sortable and unique: UTC time plus random hex."""
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+
+
+def _placeholder_decision(system: str) -> GateDecision:
+    # Replaced by rescore() before the report leaves run_suite.
+    return GateDecision(status=GateStatus.PASSED, exit_code=0, reasons=[], gated_system=system)

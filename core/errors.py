@@ -1,0 +1,27 @@
+"""Exceptions halgate raises; the CLI turns each into one clear line and an exit code."""
+
+from __future__ import annotations
+
+
+class HalgateError(Exception):
+    """Base of every expected halgate error."""
+
+
+class UsageError(HalgateError):
+    """Bad options or arguments (exit code 4)."""
+
+
+class SuiteError(HalgateError):
+    """A suite folder has problems; every problem is listed as `path:line: field: message`."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__(f"{len(problems)} problem(s) in suite:\n" + "\n".join(problems))
+
+
+class PolicyError(HalgateError):
+    """A policy file is invalid."""
+
+
+class ReportError(HalgateError):
+    """A report file does not match the published schema."""

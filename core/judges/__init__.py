@@ -1,0 +1,1 @@
+"""Judges: the offline judge (default) and the LLM judge, registered by name."""

@@ -1,0 +1,208 @@
+"""Numbers, units and dates found in text, normalised so that equal facts compare equal.
+
+"50 mg" and "0.05 g", "fifty" and "50", "2,000" and "2000", "3.5%" and "3.5 percent",
+"12 March 2024" and "March 12, 2024" must match, and "30 days" vs "14 days" must not: a
+changed number is the strongest single signal of a hallucination, so this is its own module.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        ["january jan", "february feb", "march mar", "april apr", "may", "june jun",
+         "july jul", "august aug", "september sep sept", "october oct", "november nov",
+         "december dec"]
+    )
+    for m in names.split()
+}
+_MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ORD = r"(?:st|nd|rd|th)?"
+_DATES = [
+    re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH},?\s+(?P<y>\d{{4}})\b", re.I),
+    re.compile(rf"\b{_MONTH}\s+(?P<d>\d{{1,2}}){_ORD},?\s+(?P<y>\d{{4}})\b", re.I),
+    re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b"),
+    re.compile(rf"\b{_MONTH},?\s+(?P<y>\d{{4}})\b", re.I),
+    re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH}(?![a-z])", re.I),
+    re.compile(rf"\b{_MONTH}\s+(?P<d>\d{{1,2}}){_ORD}\b", re.I),
+]
+_TIME = re.compile(r"\b(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\b\.?|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b", re.I)
+
+# unit spelling -> (base unit, factor to base)
+_UNITS: dict[str, tuple[str, float]] = {}
+for _base, _spec in {
+    "%": "%:1 percent:1 per cent:1 pct:1",
+    "mg": "mg:1 milligrams:1 milligram:1 mcg:0.001 µg:0.001 ug:0.001 g:1000 grams:1000 "
+    "gram:1000 kg:1000000 kilograms:1000000",
+    "ml": "ml:1 millilitres:1 milliliters:1 l:1000 litres:1000 liters:1000 litre:1000 liter:1000",
+    "s": "s:1 sec:1 secs:1 second:1 seconds:1 min:60 mins:60 minute:60 minutes:60 h:3600 "
+    "hr:3600 hrs:3600 hour:3600 hours:3600",
+    "day": "day:1 days:1 week:7 weeks:7 wk:7 wks:7 business days:1 working days:1",
+    "month": "month:1 months:1", "year": "year:1 years:1 yr:1 yrs:1",
+    "m": "km:1000 kilometres:1000 kilometers:1000 m:1 metres:1 meters:1 cm:0.01 mm:0.001 "
+    "mile:1609.344 miles:1609.344 ft:0.3048 feet:0.3048",
+    "byte": "kb:1e3 mb:1e6 gb:1e9 tb:1e12", "x": "times:1 x:1", "iu": "iu:1 units:1 unit:1",
+    "lb": "lb:1 lbs:1 pounds:1", "oz": "oz:1 ounces:1 ounce:1", "deg": "degrees:1 °c:1 °f:1",
+    "usd": "dollars:1 dollar:1 usd:1", "eur": "euros:1 euro:1 eur:1",
+}.items():
+    for _name, _factor in re.findall(r"([^:]+?):([\d.e]+)(?:\s|$)", _spec):
+        _UNITS[_name.strip()] = (_base, float(_factor))
+_UNIT = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
+_CURRENCY = {"$": "usd", "€": "eur", "£": "gbp"}
+_NUMBER = re.compile(
+    r"(?<![\w.,])(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<ord>st|nd|rd|th)?(?:\s?(?P<scale>thousand|million|billion|bn|k)(?![a-z]))?"
+    rf"(?:-?\s?(?P<unit>{_UNIT})(?![a-z]))?",
+    re.I,
+)
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+         "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_WORD_VALUES = {w: i for i, w in enumerate(_ONES)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+_WORD_VALUES |= {"dozen": 12, "twice": 2, "hundred": 100, "thousand": 1e3, "million": 1e6,
+                 "billion": 1e9}
+_NUMWORD = "|".join(sorted(_WORD_VALUES, key=len, reverse=True))
+_WORD_NUMBER = re.compile(
+    rf"\b(?P<words>(?:{_NUMWORD})(?:(?:\s+and\s+|[\s-])(?:{_NUMWORD}))*)\b"
+    rf"(?:\s?(?P<unit>{_UNIT})(?![a-z]))?",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One number, date or time in a text, with its value in a base unit."""
+
+    kind: str  # "number" | "date" | "time"
+    value: float | str  # float for numbers and times (minutes); "YYYY-MM-DD" style for dates
+    unit: str  # base unit ("" when none): "%", "mg", "s", "day", "usd", ...
+    start: int
+    end: int
+
+    @property
+    def key(self) -> tuple[str, float | str]:
+        """What two equal quantities share."""
+        return (self.unit, self.value)
+
+
+def extract_quantities(text: str) -> list[Quantity]:
+    """Every date, time and number in `text`, in order of appearance."""
+    found: list[Quantity] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(s: int, e: int) -> bool:
+        return all(e <= a or s >= b for a, b in taken)
+
+    def add(q: Quantity) -> None:
+        found.append(q)
+        taken.append((q.start, q.end))
+
+    for pattern in _DATES:
+        for m in pattern.finditer(text):
+            if free(m.start(), m.end()):
+                add(Quantity("date", _date_key(m), "", m.start(), m.end()))
+    for m in _TIME.finditer(text):
+        if free(m.start(), m.end()):
+            add(Quantity("time", _minutes(m), "", m.start(), m.end()))
+    for m in _NUMBER.finditer(text):
+        if free(m.start(), m.end()):
+            add(_number(m))
+    for m in _WORD_NUMBER.finditer(text):
+        if free(m.start(), m.end()) and _word_number_ok(m):
+            value = _parse_words(m.group("words"))
+            unit, factor = _UNITS.get((m.group("unit") or "").lower(), ("", 1.0))
+            add(Quantity("number", _round(value * factor), unit, m.start(), m.end()))
+    found.sort(key=lambda q: q.start)
+    return found
+
+
+def _date_key(m: re.Match[str]) -> str:
+    parts = m.groupdict()
+    mon = _MONTHS[parts["mon"].lower()] if parts.get("mon") else int(parts["m"])
+    year = parts.get("y") or ""
+    day = parts.get("d")
+    if not year:
+        return f"--{mon:02d}-{int(day):02d}"
+    return f"{year}-{mon:02d}" + (f"-{int(day):02d}" if day else "")
+
+
+def _minutes(m: re.Match[str]) -> float:
+    if m.group("h24"):
+        return float(int(m.group("h24")) * 60 + int(m.group("m24")))
+    hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
+    return float(hour * 60 + int(m.group("mi") or 0))
+
+
+def _number(m: re.Match[str]) -> Quantity:
+    value = float(m.group("num").replace(",", ""))
+    value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
+    unit, factor = _UNITS.get((m.group("unit") or "").lower(), ("", 1.0))
+    if m.group("cur"):
+        unit, factor = _CURRENCY[m.group("cur")], 1.0
+    return Quantity("number", _round(value * factor), unit, m.start(), m.end())
+
+
+def _word_number_ok(m: re.Match[str]) -> bool:
+    # "one" is too often a pronoun ("one of the plants") to count without a unit.
+    return m.group("words").lower() != "one" or bool(m.group("unit"))
+
+
+def _parse_words(words: str) -> float:
+    total, current = 0.0, 0.0
+    for w in re.split(r"[\s-]+", words.lower()):
+        if w == "and":
+            continue
+        v = _WORD_VALUES[w]
+        if w == "hundred":
+            current = max(current, 1) * 100
+        elif v >= 1000:
+            total += max(current, 1) * v
+            current = 0
+        else:
+            current += v
+    return total + current
+
+
+def _round(x: float) -> float:
+    return float(f"{x:.6g}")
+
+
+def is_year(q: Quantity) -> bool:
+    """A bare number that reads as a calendar year (1900-2100)."""
+    return q.kind == "number" and not q.unit and 1900 <= float(q.value) <= 2100
+
+
+def quantity_matches(q: Quantity, other: Quantity) -> bool:
+    """True when `other` states the same quantity as `q` (units compatible, equal value)."""
+    if q.kind == "date" or other.kind == "date":
+        return _date_matches(q, other)
+    if q.kind != other.kind:
+        return False
+    if q.unit and other.unit and q.unit != other.unit:
+        return False
+    return abs(float(q.value) - float(other.value)) <= 1e-9 * max(1.0, abs(float(q.value)))
+
+
+def _date_matches(q: Quantity, other: Quantity) -> bool:
+    if q.kind == "date" and other.kind == "date":
+        a, b = str(q.value), str(other.value)
+        if a.startswith("--") or b.startswith("--"):
+            return a[-5:] == b[-5:]
+        return a == b or b.startswith(a + "-") or a.startswith(b + "-")
+    date, num = (q, other) if q.kind == "date" else (other, q)
+    return is_year(num) and str(date.value)[:4] == str(int(float(num.value)))
+
+
+def comparable(q: Quantity, other: Quantity) -> bool:
+    """True when two quantities measure the same kind of thing, so differing is a conflict."""
+    if q.kind != other.kind:
+        return False
+    if q.kind == "number":
+        if q.unit or other.unit:
+            return q.unit == other.unit
+        return is_year(q) == is_year(other)
+    return True

@@ -1,0 +1,1 @@
+"""Report writers: JSON (schema-validated), Markdown, JUnit, CSV and HTML."""

@@ -1,0 +1,76 @@
+"""Reports as JSON files that match the published schema, checked on the way in and out."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+from pydantic import ValidationError
+
+from ..errors import ReportError
+from ..models import RunReport
+from ..schemas import load_schema
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    schema = load_schema("run_report")
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def validate_report_data(data: object, source: str = "report") -> None:
+    """Raise ReportError naming the first few schema violations (path and message)."""
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        lines = [
+            f"{source}: {'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message[:200]}"
+            for e in errors[:10]
+        ]
+        more = f"\n... and {len(errors) - 10} more" if len(errors) > 10 else ""
+        raise ReportError("report does not match the schema:\n" + "\n".join(lines) + more)
+
+
+def report_to_json(report: RunReport) -> str:
+    """Serialise and validate against the committed schema."""
+    data = report.model_dump(mode="json")
+    validate_report_data(data)
+    return json.dumps(data, ensure_ascii=False, indent=1)
+
+
+def write_report(report: RunReport, path: Path | str) -> Path:
+    """Validate, then write atomically (a crash never leaves half a report)."""
+    path = Path(path)
+    text = report_to_json(report)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    return path
+
+
+def parse_report(text: str | bytes, source: str = "report") -> RunReport:
+    """Parse and validate a report (from a file or an upload)."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{source}: not valid JSON: {exc}") from None
+    validate_report_data(data, source)
+    try:
+        return RunReport.model_validate(data)
+    except ValidationError as exc:
+        raise ReportError(f"{source}: {exc.errors()[0]['msg']}") from None
+
+
+def load_report(path: Path | str) -> RunReport:
+    """Read a report file written by halgate (or any tool following the schema)."""
+    path = Path(path)
+    try:
+        return parse_report(path.read_bytes(), str(path))
+    except FileNotFoundError:
+        raise ReportError(f"{path}: report file not found") from None

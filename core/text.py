@@ -1,0 +1,235 @@
+"""Shared text utilities: sentence spans, tokens, content words, cue words.
+
+Claim extraction, retrieval and the offline judge must agree on what a word, a sentence and
+a negation are; keeping those definitions here means a fix lands everywhere at once.
+Quantities (numbers, units, dates) live in ``quantities.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# --------------------------------------------------------------------------- sentences
+
+_ABBREVIATIONS = frozenset(
+    "e.g i.e dr mr mrs ms prof st vs approx no nos fig inc ltd co corp jr sr dept est "
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun "
+    "a.m p.m u.s u.k u.n ph.d min max cf al vol ch sec".split()
+)
+_BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)|\n\s*")
+_BULLET = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)]|[a-z][.)])\s+")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of `text`, whitespace and list bullets excluded.
+
+    Line breaks end a sentence too (bullets, headings, table rows), and a period after an
+    abbreviation, an initial or before a lowercase word does not.
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        if m.group(0)[0] == "." and not _is_real_period(text, m.start(), m.end()):
+            continue
+        _add_span(text, start, m.end() if m.group(0)[0] != "\n" else m.start(), spans)
+        start = m.end()
+    _add_span(text, start, len(text), spans)
+    return spans
+
+
+def _is_real_period(text: str, dot: int, after: int) -> bool:
+    word = re.search(r"([A-Za-z][A-Za-z.]*)$", text[max(0, dot - 12) : dot])
+    if word:
+        w = word.group(1)
+        if w.lower() in _ABBREVIATIONS or (len(w) == 1 and w.isupper()):
+            return False
+    nxt = re.match(r"\s*(\S)", text[after : after + 20])
+    return not (nxt and nxt.group(1).islower())
+
+
+def _add_span(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    piece = text[start:end]
+    bullet = _BULLET.match(piece)
+    if bullet:
+        start += bullet.end()
+        piece = text[start:end]
+    stripped = piece.strip()
+    if not stripped:
+        return
+    lead = len(piece) - len(piece.lstrip())
+    spans.append((start + lead, start + lead + len(stripped)))
+
+
+# --------------------------------------------------------------------------- words
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+
+STOPWORDS = frozenset(
+    """a an the and or but if then else so as at by for from in into of off on onto out over
+    to up upon with within without via per than that this these those there here where when
+    which who whom whose what why how is are was were be been being am do does did done
+    doing have has had having it its it's itself they them their theirs he him his she her
+    hers we us our ours you your yours i me my mine also just only very too more most less
+    least much many some any all each every both either neither other another such same own
+    can could may might must shall should will would not no nor never none yes about above
+    below after before during between among through throughout under until while because
+    although though however therefore thus hence whether again further once always often
+    sometimes usually still yet already even ever now well one ones i'm you're we're they're
+    let let's please like including include includes included etc based according per
+    answer question document documents passage passages provided given information""".split()
+)
+
+# Small canonicalisation of frequent paraphrase pairs (applied to stems).
+_SYNONYMS = {
+    "buy": "purchas", "bought": "purchas", "purchas": "purchas", "physician": "doctor",
+    "kid": "child", "children": "child", "permit": "allow", "requir": "need",
+    "assist": "help", "larg": "big", "quick": "fast", "rapid": "fast", "begin": "start",
+    "commenc": "start", "finish": "end", "complet": "end", "obtain": "get", "receiv": "get",
+    "purchaser": "customer", "client": "customer", "cost": "price", "fee": "charg",
+    "phone": "call", "telephon": "call", "email": "mail", "e-mail": "mail", "tablet": "pill",
+    "capsul": "pill", "went": "go", "took": "tak", "taken": "tak", "made": "mak",
+    "gave": "giv", "given": "giv", "paid": "pay", "sold": "sell", "ran": "run",
+}
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercase word tokens (letters/digits, with contractions like ``don't`` kept whole)."""
+    return _TOKEN.findall(text.lower().replace("’", "'"))
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """A light, deterministic stemmer: enough to equate 'refunds', 'refunded', 'refunding'.
+
+    Inflections are stripped, a doubled final consonant and a final 'e' dropped, then a few
+    common paraphrase stems are mapped to one form.
+    """
+    w = word
+    if w in _SYNONYMS:
+        return _SYNONYMS[w]
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 4 and w.endswith("ied"):
+        w = w[:-3] + "y"
+    elif len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+    elif len(w) > 4 and w.endswith("ed"):
+        w = w[:-2]
+    elif len(w) > 4 and w.endswith("ly"):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("es") and w[-3] in "sxz":
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+        w = w[:-1]
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return _SYNONYMS.get(w, w)
+
+
+def is_content(token: str) -> bool:
+    """True for tokens that carry meaning: not a stopword, has a letter, not one character."""
+    return len(token) > 1 and token not in STOPWORDS and not token.isdigit() and "'" not in token
+
+
+def content_stems(tokens: list[str]) -> list[str]:
+    """Stems of the content tokens, in order (duplicates kept)."""
+    return [stem(t) for t in tokens if is_content(t)]
+
+
+def normalize(text: str) -> str:
+    """Lowercase, punctuation to spaces, whitespace collapsed: for lenient comparisons."""
+    return " ".join(re.sub(r"[^\w%$€£]+", " ", text.lower()).split())
+
+
+# --------------------------------------------------------------------------- cue words
+
+NEGATION_WORDS = frozenset(
+    """not no never none nobody nothing neither nor cannot without unable lack lacks
+    lacking fails fail failed absent excluded prohibited forbidden""".split()
+)
+# "no more than 4" is a bound, not a negation; "not only" adds rather than denies.
+_NEGATION_EXCEPTIONS = frozenset("more less later earlier sooner fewer only longer".split())
+HEDGE_WORDS = frozenset(
+    """may might could possibly possible potentially likely unlikely probably perhaps
+    suggest suggests suggested suggesting thought believed believe reportedly appears
+    appear seems seem sometimes occasionally rarely often usually typically generally
+    tend tends associated linked preliminary some certain approximately roughly estimated
+    """.split()
+)
+_HEDGE_PHRASES = re.compile(
+    r"\b(?:can|could) (?:cause|lead|result|increase|reduce|help|trigger|affect|occur|be)\b"
+    r"|\bin (?:some|rare|certain|many) (?:cases|patients|people|users|instances)\b"
+    r"|\b(?:is|are|was|were) thought\b|\bup to\b|\b(?:about|around|nearly|almost) \d"
+)
+CERTAINTY_WORDS = frozenset(
+    """always all every definitely certainly guaranteed guarantee proven proves never
+    completely entirely totally cure cures will""".split()
+)
+
+
+def is_negation(token: str) -> bool:
+    """True for a negation cue, including contractions (``doesn't``, ``won't``)."""
+    return token in NEGATION_WORDS or token.endswith("n't")
+
+
+def negated_stems(tokens: list[str], window: int = 5) -> set[str]:
+    """Content stems in the scope of a negation cue (the next `window` tokens).
+
+    Scoping, rather than 'does the sentence contain not', keeps 'take with food; do not
+    exceed 4 doses' from contradicting 'take with food'.
+    """
+    scoped: set[str] = set()
+    for i, tok in enumerate(tokens):
+        if not is_negation(tok):
+            continue
+        if i + 1 < len(tokens) and tokens[i + 1] in _NEGATION_EXCEPTIONS:
+            continue
+        if tok in {"no", "not"} and i > 0 and tokens[i - 1] in {"whether", "if"}:
+            continue
+        for t in tokens[i + 1 : i + 1 + window]:
+            if is_content(t):
+                scoped.add(stem(t))
+    return scoped
+
+
+def hedge_cues(text: str, tokens: list[str]) -> list[str]:
+    """The hedging cues in a text ('may', 'in some cases', 'is thought'), in order."""
+    cues = [t for t in tokens if t in HEDGE_WORDS]
+    cues.extend(m.group(0) for m in _HEDGE_PHRASES.finditer(text.lower()))
+    return cues
+
+
+def certainty_cues(tokens: list[str]) -> list[str]:
+    """Words that assert universally or flatly ('always', 'guaranteed', 'every')."""
+    return [t for t in tokens if t in CERTAINTY_WORDS]
+
+
+# --------------------------------------------------------------------------- names
+
+_NAME = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'\-]*[a-zA-Z0-9]|[A-Z]{2,})(?:\s+(?:[A-Z][\w&'\-]*))*")
+_NOT_NAMES = frozenset(
+    """i the a an this that these those it its in on at for of to and or but if when
+    monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december yes no note please""".split()
+)
+
+
+def proper_names(text: str) -> list[str]:
+    """Capitalised word runs that look like names ('Broken Arrow', 'CDC', 'Dr Smith').
+
+    A single capitalised word at the start of a sentence is skipped: there capitals say
+    nothing about names.
+    """
+    names = []
+    for m in _NAME.finditer(text):
+        words = [w for w in m.group(0).split() if w.lower() not in _NOT_NAMES]
+        if not words:
+            continue
+        at_start = m.start() == 0 or re.search(r"[.!?:\n]\s*[\"'(]?$", text[: m.start()])
+        if at_start and len(m.group(0).split()) == 1 and not m.group(0).isupper():
+            continue
+        names.append(" ".join(words))
+    return names

@@ -1,0 +1,1 @@
+"""Data shipped with halgate: schemas, prompts, calibration and example suites."""
