@@ -25,3 +25,15 @@ class PolicyError(HalgateError):
 
 class ReportError(HalgateError):
     """A report file does not match the published schema."""
+
+
+class StoreError(HalgateError):
+    """The review database cannot be opened or used (wrong file, newer schema, locked)."""
+
+
+class NotFoundError(HalgateError):
+    """A run, claim or other record named by the user does not exist in the store."""
+
+
+class PermissionDeniedError(HalgateError):
+    """The named person may not do this (e.g. sign off without being a release manager)."""

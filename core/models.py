@@ -333,6 +333,39 @@ class SuiteInfo(Record):
     systems: list[str]
 
 
+class Preference(StrEnum):
+    """Which of two outputs is more factual; A and B name positions, not systems."""
+
+    A = "A"
+    B = "B"
+    TIE = "TIE"
+
+
+class PairwiseJudgement(Record):
+    """Pairwise mode's verdict on one case, judged twice with the positions swapped."""
+
+    case_id: str
+    system_a: str = Field(description="System shown as output A in the first judgement.")
+    system_b: str = Field(description="System shown as output B in the first judgement.")
+    preference: Preference = Field(
+        description="A = system_a is more factual, B = system_b, TIE = neither (or disagreement)."
+    )
+    justification: str = Field(description="Why, in a few sentences.")
+    confidence: float = Field(ge=0.0, le=1.0, description="Judge's confidence in the preference.")
+    tie_breaker: str | None = Field(
+        default=None, description="The criterion that decided a close call, if one was needed."
+    )
+    swapped_preference: Preference | None = Field(
+        default=None,
+        description="Preference of the swapped judgement, mapped back to system_a/system_b.",
+    )
+    disagreement: bool = Field(
+        default=False, description="The two orders disagreed (position bias): needs a human."
+    )
+    needs_review: bool = Field(default=False, description="A person must decide this pair.")
+    error: str | None = Field(default=None, description="The judge failed on this pair.")
+
+
 class RunReport(Record):
     """One evaluation of a suite by a judge: the unit the gate, store and dashboard use."""
 
@@ -350,6 +383,9 @@ class RunReport(Record):
     analyses: list[AnswerAnalysis]
     rates: dict[str, SystemRates]
     comparison: ComparisonSummary | None = None
+    pairwise: list[PairwiseJudgement] | None = Field(
+        default=None, description="Pairwise mode: one preference per case."
+    )
     decision: GateDecision
     usage: dict[str, int] = Field(default_factory=dict, description="Calls and tokens in total.")
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per phase.")

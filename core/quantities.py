@@ -13,9 +13,8 @@ from dataclasses import dataclass
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
-        ["january jan", "february feb", "march mar", "april apr", "may", "june jun",
-         "july jul", "august aug", "september sep sept", "october oct", "november nov",
-         "december dec"]
+        "january jan,february feb,march mar,april apr,may,june jun,july jul,august aug,"
+        "september sep sept,october oct,november nov,december dec".split(",")
     )
     for m in names.split()
 }
@@ -29,42 +28,56 @@ _DATES = [
     re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH}(?![a-z])", re.I),
     re.compile(rf"\b{_MONTH}\s+(?P<d>\d{{1,2}}){_ORD}\b", re.I),
 ]
-_TIME = re.compile(r"\b(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\b\.?|\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b", re.I)
+_TIME = re.compile(
+    r"\b(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\b\.?"
+    r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2}|0)\b",
+    re.I,
+)
 
-# unit spelling -> (base unit, factor to base)
+# unit spelling -> (base unit, factor to base); a base may span several lines
 _UNITS: dict[str, tuple[str, float]] = {}
-for _base, _spec in {
-    "%": "%:1 percent:1 per cent:1 pct:1",
-    "mg": "mg:1 milligrams:1 milligram:1 mcg:0.001 µg:0.001 ug:0.001 g:1000 grams:1000 "
-    "gram:1000 kg:1000000 kilograms:1000000",
-    "ml": "ml:1 millilitres:1 milliliters:1 l:1000 litres:1000 liters:1000 litre:1000 liter:1000",
-    "s": "s:1 sec:1 secs:1 second:1 seconds:1 min:60 mins:60 minute:60 minutes:60 h:3600 "
-    "hr:3600 hrs:3600 hour:3600 hours:3600",
-    "day": "day:1 days:1 week:7 weeks:7 wk:7 wks:7 business days:1 working days:1",
-    "month": "month:1 months:1", "year": "year:1 years:1 yr:1 yrs:1",
-    "m": "km:1000 kilometres:1000 kilometers:1000 m:1 metres:1 meters:1 cm:0.01 mm:0.001 "
-    "mile:1609.344 miles:1609.344 ft:0.3048 feet:0.3048",
-    "byte": "kb:1e3 mb:1e6 gb:1e9 tb:1e12", "x": "times:1 x:1", "iu": "iu:1 units:1 unit:1",
-    "lb": "lb:1 lbs:1 pounds:1", "oz": "oz:1 ounces:1 ounce:1", "deg": "degrees:1 °c:1 °f:1",
-    "usd": "dollars:1 dollar:1 usd:1", "eur": "euros:1 euro:1 eur:1",
-}.items():
+_UNIT_TABLE = """
+% = %:1 percent:1 per cent:1 pct:1
+mg = mg:1 milligrams:1 milligram:1 mcg:0.001 µg:0.001 ug:0.001 g:1000 grams:1000 gram:1000
+mg = kg:1000000 kilograms:1000000
+ml = ml:1 millilitres:1 milliliters:1 l:1000 litres:1000 liters:1000 litre:1000 liter:1000
+s = s:1 sec:1 secs:1 second:1 seconds:1 min:60 mins:60 minute:60 minutes:60
+s = h:3600 hr:3600 hrs:3600 hour:3600 hours:3600
+day = day:1 days:1 week:7 weeks:7 wk:7 wks:7 business days:1 working days:1
+month = month:1 months:1
+year = year:1 years:1 yr:1 yrs:1
+m = km:1000 kilometres:1000 kilometers:1000 m:1 metres:1 meters:1 cm:0.01 mm:0.001
+m = mile:1609.344 miles:1609.344 ft:0.3048 feet:0.3048
+byte = kb:1e3 mb:1e6 gb:1e9 tb:1e12
+x = times:1 x:1
+iu = iu:1 units:1 unit:1
+lb = lb:1 lbs:1 pounds:1
+oz = oz:1 ounces:1 ounce:1
+deg = degrees:1 °c:1 °f:1
+usd = dollars:1 dollar:1 usd:1
+eur = euros:1 euro:1 eur:1
+"""
+for _line in _UNIT_TABLE.strip().splitlines():
+    _base, _spec = _line.split(" = ")
     for _name, _factor in re.findall(r"([^:]+?):([\d.e]+)(?:\s|$)", _spec):
         _UNITS[_name.strip()] = (_base, float(_factor))
 _UNIT = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp"}
 _NUMBER = re.compile(
-    r"(?<![\w.,])(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?<![\w.,])(?:(?P<cur>[$€£])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<ord>st|nd|rd|th)?(?:\s?(?P<scale>thousand|million|billion|bn|k)(?![a-z]))?"
     rf"(?:-?\s?(?P<unit>{_UNIT})(?![a-z]))?",
     re.I,
 )
-_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-         "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+    "fourteen fifteen sixteen seventeen eighteen nineteen"
+).split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _WORD_VALUES = {w: i for i, w in enumerate(_ONES)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
-_WORD_VALUES |= {"dozen": 12, "twice": 2, "hundred": 100, "thousand": 1e3, "million": 1e6,
-                 "billion": 1e9}
+_WORD_VALUES |= {"dozen": 12, "twice": 2, "hundred": 100}
+_WORD_VALUES |= {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _NUMWORD = "|".join(sorted(_WORD_VALUES, key=len, reverse=True))
 _WORD_NUMBER = re.compile(
     rf"\b(?P<words>(?:{_NUMWORD})(?:(?:\s+and\s+|[\s-])(?:{_NUMWORD}))*)\b"

@@ -81,16 +81,17 @@ STOPWORDS = frozenset(
 )
 
 # Small canonicalisation of frequent paraphrase pairs (applied to stems).
-_SYNONYMS = {
-    "buy": "purchas", "bought": "purchas", "purchas": "purchas", "physician": "doctor",
-    "kid": "child", "children": "child", "permit": "allow", "requir": "need",
-    "assist": "help", "larg": "big", "quick": "fast", "rapid": "fast", "begin": "start",
-    "commenc": "start", "finish": "end", "complet": "end", "obtain": "get", "receiv": "get",
-    "purchaser": "customer", "client": "customer", "cost": "price", "fee": "charg",
-    "phone": "call", "telephon": "call", "email": "mail", "e-mail": "mail", "tablet": "pill",
-    "capsul": "pill", "went": "go", "took": "tak", "taken": "tak", "made": "mak",
-    "gave": "giv", "given": "giv", "paid": "pay", "sold": "sell", "ran": "run",
-}
+_SYNONYMS = dict(
+    pair.split("=")
+    for pair in """
+    buy=purchas bought=purchas purchas=purchas physician=doctor kid=child children=child
+    permit=allow requir=need assist=help larg=big quick=fast rapid=fast begin=start
+    commenc=start finish=end complet=end obtain=get receiv=get purchaser=customer
+    client=customer cost=price fee=charg phone=call telephon=call email=mail e-mail=mail
+    tablet=pill capsul=pill went=go took=tak taken=tak made=mak gave=giv given=giv paid=pay
+    sold=sell ran=run
+    """.split()
+)
 
 
 def tokenize(text: str) -> list[str]:
@@ -114,7 +115,7 @@ def stem(word: str) -> str:
         w = w[:-3] + "y"
     elif len(w) > 5 and w.endswith("ing"):
         w = w[:-3]
-    elif len(w) > 4 and w.endswith("ed"):
+    elif len(w) > 4 and w.endswith("ed") and not w.endswith("eed"):
         w = w[:-2]
     elif len(w) > 4 and w.endswith("ly"):
         w = w[:-2]

@@ -1,0 +1,146 @@
+"""The database schema as numbered migrations, applied when a store is opened.
+
+Each migration is a named function in one ``sqlite_utils.migrations.Migrations`` set; the
+applied names are recorded in ``_sqlite_migrations`` and the count is also written to
+``PRAGMA user_version`` so any SQLite tool can see the schema version. Never edit a released
+migration: add the next one.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from ..errors import StoreError
+
+migrations = Migrations("halgate")
+_NAMES: list[str] = []
+
+
+def _migration(name: str):  # noqa: ANN202 - a decorator factory
+    """Register a migration under ``name``, remembering the order for version numbers."""
+    _NAMES.append(name)
+    return migrations(name=name)
+
+_V1 = """
+CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY, created_at TEXT, saved_at TEXT, mode TEXT,
+    suite_name TEXT, suite_hash TEXT, judge_id TEXT, prompt_version TEXT,
+    gated_system TEXT, policy TEXT, status TEXT, exit_code INTEGER,
+    timings TEXT, report TEXT, report_hash TEXT
+);
+CREATE TABLE claims (
+    run_id TEXT NOT NULL REFERENCES runs(run_id), claim_id TEXT NOT NULL,
+    case_id TEXT, system TEXT, idx INTEGER, verdict TEXT, hallucination_type TEXT,
+    severity TEXT, text TEXT, span_start INTEGER, span_end INTEGER, rationale TEXT,
+    citations TEXT, score REAL,
+    PRIMARY KEY (run_id, claim_id)
+);
+CREATE TABLE overrides (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, claim_id TEXT NOT NULL,
+    verdict TEXT, hallucination_type TEXT, severity TEXT, comment TEXT NOT NULL,
+    reviewer TEXT NOT NULL, created_at TEXT NOT NULL
+);
+CREATE TABLE signoffs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, decision TEXT NOT NULL,
+    reviewer TEXT NOT NULL, comment TEXT NOT NULL, created_at TEXT NOT NULL,
+    decision_status TEXT NOT NULL, inputs_hash TEXT NOT NULL
+);
+CREATE TABLE audit_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, actor TEXT NOT NULL,
+    action TEXT NOT NULL, run_id TEXT, detail TEXT
+);
+"""
+
+# The LLM judge (core/judge_cache.py) creates the same table with IF NOT EXISTS; the
+# columns must stay identical to its definition.
+_JUDGE_CACHE = """
+CREATE TABLE IF NOT EXISTS judge_cache (
+    key TEXT PRIMARY KEY, prompt_version TEXT, model TEXT, response TEXT,
+    usage TEXT, created_at TEXT
+)
+"""
+
+APPEND_ONLY = ("overrides", "signoffs", "audit_log")
+
+
+def _script(db: Database, sql: str) -> None:
+    # executescript() would COMMIT the surrounding migration transaction; run one by one.
+    for statement in sql.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+@_migration("0001_initial")
+def m0001_initial(db: Database) -> None:
+    """Runs, their claims, overrides, sign-offs and the audit log."""
+    _script(db, _V1)
+    db.execute("PRAGMA user_version = 1")
+
+
+@_migration("0002_cache_summary_append_only")
+def m0002_cache_summary_append_only(db: Database) -> None:
+    """Judge cache, cached effective summary per run, indexes, append-only triggers."""
+    db.execute(_JUDGE_CACHE)
+    for column in ("effective TEXT", "agreement TEXT", "summary_upto INTEGER"):
+        db.execute(f"ALTER TABLE runs ADD COLUMN {column}")
+    db.execute("CREATE INDEX IF NOT EXISTS overrides_run_claim ON overrides(run_id, claim_id)")
+    db.execute("CREATE INDEX IF NOT EXISTS signoffs_run ON signoffs(run_id)")
+    db.execute("CREATE INDEX IF NOT EXISTS audit_log_run ON audit_log(run_id)")
+    for table in APPEND_ONLY:
+        for op in ("UPDATE", "DELETE"):
+            db.execute(
+                f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
+                f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
+            )
+    db.execute("PRAGMA user_version = 2")
+
+
+SCHEMA_VERSION = len(_NAMES)
+
+
+def schema_version(db: Database) -> int:
+    """Number of halgate migrations applied to this database."""
+    return len(migrations.applied(db))
+
+
+def _adopt_unrecorded(db: Database) -> None:
+    """Record migrations of a database built without the migrations table.
+
+    A database made by hand (or by an older tool) that carries ``PRAGMA user_version = N``
+    and the ``runs`` table is taken to be at schema version N.
+    """
+    if migrations.applied(db) or not db["runs"].exists():
+        return
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    migrations.ensure_migrations_table(db)
+    at = datetime.now(UTC).isoformat()
+    db[migrations.migrations_table].insert_all(
+        {"migration_set": migrations.name, "name": name, "applied_at": at}
+        for name in _NAMES[:version]
+    )
+
+
+def migrate(db: Database) -> None:
+    """Bring the schema up to date; safe when several processes open a new file at once."""
+    known = set(_NAMES)
+    unknown = [m.name for m in migrations.applied(db) if m.name not in known]
+    if unknown:
+        raise StoreError(
+            f"database schema is newer than this halgate (unknown migrations: "
+            f"{', '.join(unknown)}); upgrade halgate"
+        )
+    if db["runs"].exists() and not migrations.pending(db):
+        return
+    # IMMEDIATE takes the write lock first, so concurrent openers queue here (busy timeout)
+    # and the loser finds nothing pending instead of racing on CREATE TABLE.
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        _adopt_unrecorded(db)
+        migrations.apply(db)
+        db.execute("COMMIT")
+    except BaseException:
+        db.rollback()
+        raise

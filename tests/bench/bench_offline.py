@@ -1,0 +1,46 @@
+"""Offline judge throughput on a synthetic suite (default 10,000 cases, both systems).
+
+Run: `.venv/bin/python tests/bench/bench_offline.py [N_CASES]`. Target: whole run < 60 s and
+< 1.5 GB peak memory on a 2-core machine. Prints figures; asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from synthetic import write_suite  # noqa: E402
+
+from halgate.engine import run_suite  # noqa: E402
+from halgate.judges.base import create_judge  # noqa: E402
+from halgate.policy import Policy  # noqa: E402
+from halgate.reports.json_report import write_report  # noqa: E402
+from halgate.suite import load_suite  # noqa: E402
+
+
+def main(n_cases: int = 10_000) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = write_suite(Path(tmp) / "synthetic", n_cases)
+        t0 = time.perf_counter()
+        suite = load_suite(root)
+        t1 = time.perf_counter()
+        report = run_suite(suite, create_judge("offline"), Policy())
+        t2 = time.perf_counter()
+        write_report(report, Path(tmp) / "report.json")
+        t3 = time.perf_counter()
+    claims = sum(len(a.claims) for a in report.analyses)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"cases {n_cases}, answers {len(report.analyses)}, claims {claims}")
+    print(f"load {t1 - t0:.1f}s  judge+aggregate {t2 - t1:.1f}s  write report {t3 - t2:.1f}s  "
+          f"total {t3 - t0:.1f}s")
+    print(f"throughput {claims / (t2 - t1):,.0f} claims/s; peak memory {peak_mb:,.0f} MB")
+    print(f"decision {report.decision.status.value}; candidate micro rate "
+          f"{report.rates['candidate'].micro_rate:.3f}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)

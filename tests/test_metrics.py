@@ -1,0 +1,115 @@
+"""Every metric of DESIGN.md §3, including the edge cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from halgate.metrics import (
+    answer_metrics,
+    count_verdicts,
+    hallucination_rate,
+    paired_bootstrap,
+    system_rates,
+)
+from halgate.models import AnswerAnalysis, Verdict
+from halgate.policy import Policy
+
+from .conftest import claim
+
+S, P, U, C, O = (Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED,
+                 Verdict.CONTRADICTED, Verdict.OUT_OF_SCOPE)
+
+
+def claims(*verdicts, htype=None):
+    return [claim(v, htype, index=i) for i, v in enumerate(verdicts)]
+
+
+@pytest.mark.parametrize(
+    "verdicts, count_oos, expected",
+    [
+        ((), False, None),  # no claims: null, never 0/0 = 0
+        ((S, S, S), False, 0.0),
+        ((C, C), False, 1.0),
+        ((U, S, S, S), False, 0.25),
+        ((O, S), False, 0.0),  # out of scope not counted by default
+        ((O, S), True, 0.5),
+        ((P, S), False, 0.0),  # partial support is not a hallucination
+    ],
+)
+def test_hallucination_rate(verdicts, count_oos, expected):
+    assert hallucination_rate(count_verdicts(claims(*verdicts)), count_oos) == expected
+
+
+@pytest.mark.parametrize(
+    "verdicts, expected",
+    [((), None), ((S, S), 1.0), ((S, P), 0.75), ((P, P), 0.5), ((C, U), 0.0), ((S, P, U, C), 0.375)],
+)
+def test_consistency_score_counts_partial_as_half(verdicts, expected):
+    assert answer_metrics(claims(*verdicts))["consistency_score"] == expected
+
+
+def test_answer_metrics_types_and_flag():
+    cs = [claim(U, "FABRICATION", index=0), claim(C, "DISTORTION", index=1), claim(S, index=2),
+          claim(S, index=3)]
+    m = answer_metrics(cs)
+    assert m["fabrication_rate"] == 0.25
+    assert m["contradiction_rate"] == 0.25
+    assert m["hallucination_flag"] is True
+    assert answer_metrics(claims(U))["hallucination_flag"] is False  # only contradictions flag
+    assert answer_metrics([])["fabrication_rate"] is None
+
+
+def analysis(case_id, system, *verdicts, harness_error=None):
+    cs = [claim(v, case_id=case_id, system=system, index=i) for i, v in enumerate(verdicts)]
+    return AnswerAnalysis(case_id=case_id, system=system, claims=cs, harness_error=harness_error,
+                          **answer_metrics(cs))
+
+
+def test_system_rates_micro_macro_answer_level():
+    analyses = [
+        analysis("a", "x", U, S, S, S),  # 0.25
+        analysis("b", "x", S, S),  # 0.0
+        analysis("c", "x"),  # no claims: excluded from macro, counted as clean answer
+        analysis("d", "x", C, C, C, C, C, C),  # 1.0
+        analysis("e", "x", U, harness_error="boom"),  # excluded entirely
+        analysis("a", "y", U),  # other system
+    ]
+    r = system_rates(analyses, "x")
+    assert r.n_answers == 4 and r.n_claims == 12
+    assert r.micro_rate == pytest.approx(7 / 12)
+    assert r.macro_rate == pytest.approx((0.25 + 0.0 + 1.0) / 3)
+    assert r.answer_level_rate == 0.5
+    assert r.contradiction_rate == pytest.approx(6 / 12)
+
+
+def test_system_rates_all_empty_is_null():
+    r = system_rates([analysis("a", "x")], "x")
+    assert r.micro_rate is None and r.macro_rate is None and r.answer_level_rate == 0.0
+
+
+def test_paired_bootstrap_is_reproducible_and_brackets_estimate():
+    base = [(0, 4), (1, 5), (0, 3), (0, 4), (1, 6)] * 4
+    cand = [(2, 4), (2, 5), (1, 3), (0, 4), (3, 6)] * 4
+    a = paired_bootstrap(base, cand, resamples=1000, seed=7)
+    b = paired_bootstrap(base, cand, resamples=1000, seed=7)
+    assert a == b
+    assert a.estimate == pytest.approx(8 / 22 - 2 / 22)
+    assert a.ci_low < a.estimate < a.ci_high
+    assert a.ci_low > 0  # a clear regression has an interval above zero
+
+
+def test_paired_bootstrap_identical_systems_interval_is_zero():
+    same = [(1, 4), (0, 2), (2, 5)]
+    r = paired_bootstrap(same, same, resamples=500, seed=1)
+    assert r.estimate == 0.0 and r.ci_low == 0.0 and r.ci_high == 0.0
+
+
+def test_paired_bootstrap_without_claims_is_null():
+    r = paired_bootstrap([(0, 0)], [(0, 0)], resamples=200, seed=1)
+    assert r.estimate is None and r.ci_low is None
+
+
+def test_policy_defaults_documented():
+    p = Policy()
+    assert p.max_rate_increase == 0.05 and p.count_out_of_scope is False
+    assert [s.value for s in p.review_severities] == ["CRITICAL", "HIGH"]

@@ -1,0 +1,48 @@
+"""Packaging: folders map to halgate.*; no code imports `core` or `dashboard` by those names."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO
+
+BAD_IMPORT = re.compile(r"^\s*(from|import)\s+(core|dashboard)(\.|\s|$)", re.MULTILINE)
+
+
+def test_no_code_imports_core_or_dashboard_by_folder_name():
+    offenders = [
+        str(p.relative_to(REPO))
+        for folder in ("core", "dashboard", "tests")
+        for p in (REPO / folder).rglob("*.py")
+        if BAD_IMPORT.search(p.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+def test_dashboard_and_data_are_importable_resources():
+    from halgate.resources import data_path
+
+    assert data_path("schemas", "run_report.schema.json").is_file()
+
+
+def test_wheel_contains_package_and_no_top_level_core(tmp_path: Path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(tmp_path), str(REPO)],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    wheel = next(tmp_path.glob("halgate-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names if not n.startswith("halgate-")}
+    assert tops == {"halgate"}
+    for needed in ("halgate/cli.py", "halgate/dashboard/app.py",
+                   "halgate/data/schemas/run_report.schema.json",
+                   "halgate/data/examples/acme-helpdesk/cases.jsonl"):
+        assert needed in names, needed
