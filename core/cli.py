@@ -84,8 +84,19 @@ def run(
         typer.Option("--out", "-o", help="Write the JSON report here (schema-validated)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    db: Annotated[
+        Path,
+        typer.Option(
+            "--db",
+            envvar="HALGATE_DB",
+            help="Review database the run is saved to. Default: $HALGATE_DB, else ./halgate.db.",
+        ),
+    ] = Path("halgate.db"),
+    no_save: Annotated[
+        bool, typer.Option("--no-save", help="Do not save the run to the review database.")
+    ] = False,
 ) -> None:
-    """Evaluate a suite, print the summary and exit with the gate's code."""
+    """Evaluate a suite, save it for review, print the summary and exit with the gate's code."""
     from .engine import run_suite
     from .judges.base import create_judge
     from .policy import load_policy
@@ -103,11 +114,18 @@ def run(
             report = run_suite(s, j, pol, mode, baseline, candidate, system, progress=tick)
         if out_path:
             write_report(report, out_path)
+        if not no_save:
+            from .store import Store
+
+            with Store(db) as store:
+                store.save_run(report)
     except HalgateError as exc:
         raise fail(exc) from None
     out.print(summary_text(report), markup=False, end="")
     if out_path:
         out.print(f"report written to {out_path}", markup=False)
+    if not no_save:
+        out.print(f"run {report.run_id} saved to {db}", markup=False)
     raise typer.Exit(report.decision.exit_code)
 
 
@@ -185,13 +203,28 @@ def schemas(
         raise typer.Exit(1)
 
 
+from . import cli_store  # noqa: E402,F401  (registers store commands)
+
+
+# Typer may bundle its own copy of click; find its exception classes through a public name.
+_UsageError = typer.BadParameter.__mro__[1]
+_ClickException = typer.BadParameter.__mro__[2]
+
+
 def main() -> None:
-    """Entry point of the `halgate` script."""
+    """Entry point of the `halgate` script; usage errors exit 4 (click's default is 2)."""
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(standalone_mode=False)
+    except _UsageError as exc:
+        exc.show()
+        code = 0 if type(exc).__name__ == "NoArgsIsHelpError" else EXIT_BAD_INPUT
+    except _ClickException as exc:
+        exc.show()
+        code = EXIT_BAD_INPUT
+    except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted")
-        sys.exit(130)
+        code = 130
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

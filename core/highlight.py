@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .models import Citation, ClaimJudgement, Verdict
+from .models import Citation, ClaimJudgement, GateDecision, Verdict
 
 VERDICT_CLASS: dict[Verdict, str] = {
     v: "verdict-" + v.value.lower().replace("_", "-") for v in Verdict
@@ -132,9 +132,7 @@ def citation_span(doc_text: str, citation: Citation) -> tuple[int, int] | None:
     return None
 
 
-def highlight_source(
-    doc_text: str, citations: Sequence[Citation], anchor: str = "hg-cited"
-) -> str:
+def highlight_source(doc_text: str, citations: Sequence[Citation], anchor: str = "hg-cited") -> str:
     """The document with its cited passages marked; the first one carries ``anchor`` as id.
 
     An unverified citation (the quote was not found in the source) is drawn differently, so
@@ -180,4 +178,38 @@ def scroll_script(anchor: str) -> str:
         "var box=el.closest('.hg-doc');"
         "if(box){box.scrollTop=el.offsetTop-box.offsetTop-box.clientHeight/3;}"
         "}go();})();</script>"
+    )
+
+
+_STATUS_STYLE = {
+    "PASSED": ("#e8f5e9", "#2e7d32"),
+    "FAILED": ("#ffebee", "#c62828"),
+    "NEEDS_REVIEW": ("#fff8e1", "#ef6c00"),
+    "HARNESS_ERROR": ("#f3e5f5", "#6a1b9a"),
+}
+
+
+def decision_banner(decision: GateDecision) -> str:
+    """The gate decision as a coloured box listing every reason (reason text is escaped).
+
+    Reasons quote case and claim ids taken from the suite, so they are treated as untrusted
+    like any other suite text.
+    """
+    status = decision.status.value
+    bg, fg = _STATUS_STYLE.get(status, ("#eeeeee", "#333333"))
+    items = "".join(
+        f'<li class="hg-reason hg-reason-{r.status.value.lower()}">'
+        f"<b>{html.escape(r.status.value)}</b> · {html.escape(r.rule)}: "
+        f"{html.escape(r.message)}</li>"
+        for r in decision.reasons
+    )
+    return (
+        f'<div class="hg-banner" data-status="{status}" style="background:{bg};'
+        f'border-left:6px solid {fg};padding:0.6rem 1rem;border-radius:6px;">'
+        f'<div style="color:{fg};font-weight:700;font-size:1.2rem;">Gate decision: '
+        f'<span class="hg-status">{status}</span> '
+        f'<span style="font-weight:400;font-size:0.9rem;">(system '
+        f"{html.escape(decision.gated_system)}, exit code {decision.exit_code}, "
+        f"{len(decision.pending_review)} pending review)</span></div>"
+        f'<ul style="margin:0.3rem 0 0 1rem;">{items}</ul></div>'
     )

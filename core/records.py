@@ -33,6 +33,7 @@ class Leaf:
     key_start: int  # where the leaf's own key starts (or the value, in a list)
     value_start: int
     value_end: int
+    exact: bool = True  # raw string equals the decoded value, so inner offsets are exact
 
     @property
     def section(self) -> str:
@@ -47,18 +48,29 @@ class Leaf:
     def label(self) -> str:
         """The key path in words: ('attributes', 'RestaurantsTakeOut') -> 'Restaurants Take Out'."""
         keys = [k for k in self.path if not k.isdigit()][-2:]
-        return " ".join(_CAMEL.sub(" ", k).strip() for k in keys)
+        return " ".join(_words(k) for k in keys)
+
+    def key_words(self) -> str:
+        """The leaf's own key in words: what a no/false value denies."""
+        keys = [k for k in self.path if not k.isdigit()]
+        return _words(keys[-1]) if keys else ""
 
     def pieces(self) -> Iterator[tuple[int, int, str]]:
         """(start, end, text) units to index: the whole leaf, or sentences of a long string."""
         value = self.value
         shown = _POSITIVE.get(str(value).lower(), "no" if self.negative else str(value))
-        if isinstance(value, str) and len(value) > _SPLIT_LONGER_THAN:
+        if isinstance(value, str) and len(value) > _SPLIT_LONGER_THAN and self.exact:
             inner = self.value_start + 1  # skip the opening quote
             for s, e in sentence_spans(value):
                 yield inner + s, inner + e, value[s:e]
             return
         yield self.key_start, self.value_end, f"{self.label()}: {shown}"
+
+
+def _words(key: str) -> str:
+    # "WiFi" -> "Wi Fi WiFi": split for matching "wi-fi", whole for matching "wifi".
+    split = _CAMEL.sub(" ", key).strip()
+    return split if split.replace(" ", "") == key else f"{split} {key}"
 
 
 def json_leaves(text: str) -> list[Leaf]:
@@ -81,10 +93,9 @@ def json_leaves(text: str) -> list[Leaf]:
 
 
 def _unsplittable(text: str, leaf: Leaf) -> Leaf:
-    if isinstance(leaf.value, str) and text[leaf.value_start + 1 : leaf.value_end - 1] != leaf.value:
-        # Escapes shift offsets: keep the leaf whole by pretending it is short.
-        return Leaf(leaf.path, leaf.value[:_SPLIT_LONGER_THAN], leaf.key_start,
-                    leaf.value_start, leaf.value_end)
+    raw = text[leaf.value_start + 1 : leaf.value_end - 1]
+    if isinstance(leaf.value, str) and raw != leaf.value:
+        return Leaf(leaf.path, leaf.value, leaf.key_start, leaf.value_start, leaf.value_end, False)
     return leaf
 
 

@@ -64,12 +64,15 @@ class Hit:
 
 
 def make_passage(
-    doc_id: str, start: int, end: int, text: str, section: str = "", negative: bool = False
+    doc_id: str, start: int, end: int, text: str, section: str = "", denied: str | None = None
 ) -> Passage:
-    """A passage with its features; `negative` marks a record value of no/false/none."""
+    """A passage with its features; `denied` is what a record's no/false value negates."""
     tokens = tokenize(text)
     stems = frozenset(content_stems(tokens))
-    negated = stems if negative else frozenset(negated_stems(tokens))
+    if denied is not None:
+        negated = frozenset(content_stems(tokenize(denied)))
+    else:
+        negated = frozenset(negated_stems(tokens))
     return Passage(
         doc_id=doc_id,
         start=start,
@@ -90,8 +93,9 @@ def index_document(doc: Document) -> DocumentIndex:
     vocabulary = frozenset(tokenize(doc.text)) | frozenset(tokenize(doc.title or ""))
     stems = frozenset().union(*(p.stems for p in passages)) if passages else frozenset()
     quantities = tuple(q for p in passages for q in p.quantities)
-    return DocumentIndex(doc.doc_id, doc.title or "", doc.text, passages, vocabulary, stems,
-                         quantities)
+    return DocumentIndex(
+        doc.doc_id, doc.title or "", doc.text, passages, vocabulary, stems, quantities
+    )
 
 
 def _prose_passages(doc: Document) -> list[Passage]:
@@ -126,9 +130,7 @@ def _record_passages(doc: Document) -> list[Passage]:
     passages = []
     for leaf in leaves:
         for start, end, text in leaf.pieces():
-            passages.append(
-                make_passage(doc.doc_id, start, end, text, leaf.section, leaf.negative)
-            )
+            passages.append(make_passage(doc.doc_id, start, end, text, leaf.section, leaf.negative))
     return passages
 
 
@@ -156,6 +158,8 @@ class EvidenceIndex:
         self.docs = [cached_index(d) for d in documents]
         self.passages = [p for d in self.docs for p in d.passages]
         self.bm25_weight = bm25_weight
+        self.stems: frozenset[str] = frozenset().union(*(d.stems for d in self.docs))
+        self.vocabulary: frozenset[str] = frozenset().union(*(d.vocabulary for d in self.docs))
         corpus = [list(p.stems) or ["\x00"] for p in self.passages]
         self._bm25 = BM25Okapi(corpus) if corpus else None
 

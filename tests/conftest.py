@@ -82,3 +82,71 @@ def tiny_suite(tmp_path: Path) -> Path:
         rows = [{"case_id": c["case_id"], "answer": a} for c, a in zip(TINY_CASES, answers)]
         write_jsonl(root / "answers" / f"{system}.jsonl", rows)
     return root
+
+
+# --------------------------------------------------------------------------- store fixtures
+
+BAD_CANDIDATE = {0: ("CONTRADICTED", "DISTORTION", "CRITICAL"),
+                 1: ("CONTRADICTED", "DISTORTION", "CRITICAL")}
+EVIDENCE = ["The maximum daily dose is 100 mg.", "Zelparin must not be used during pregnancy.",
+            "Refunds are issued within 14 days of a return."]
+
+
+def build_report(run_id: str = "20260101T000000Z-aaaaaa", candidate: dict | None = None,
+                 candidate_answers: list[str] | None = None, **policy_knobs):
+    """A compare-mode RunReport over the TINY_* data, built without a judge.
+
+    Each answer is one claim; ``candidate`` maps a case index to (verdict, type, severity) of
+    the candidate's claim (default BAD_CANDIDATE: two CRITICAL contradictions, gate FAILED).
+    Baseline claims are all SUPPORTED. The policy names "rita" as release manager.
+    """
+    from halgate.engine import analysis_of, rescore
+    from halgate.models import (Case, Citation, Document, GateDecision, GateStatus, JudgeSpec,
+                                Mode, RunReport, SuiteInfo)
+    from halgate.policy import Policy
+
+    candidate = BAD_CANDIDATE if candidate is None else candidate
+    policy = Policy(release_managers=["rita"], **policy_knobs)
+    docs = {d["doc_id"]: Document(**d) for d in TINY_DOCS}
+    cases = [Case(**c) for c in TINY_CASES]
+    answers = {"baseline": list(TINY_ANSWERS["baseline"]),
+               "candidate": candidate_answers or list(TINY_ANSWERS["candidate"])}
+    analyses = []
+    for i, case in enumerate(cases):
+        doc = docs[case.doc_ids[0]]
+        start = doc.text.index(EVIDENCE[i])
+        cite = Citation(doc_id=doc.doc_id, start=start, end=start + len(EVIDENCE[i]),
+                        quote=EVIDENCE[i], verified=True)
+        for system in ("baseline", "candidate"):
+            text = answers[system][i]
+            v, t, s = candidate.get(i, ("SUPPORTED", None, None)) if system == "candidate" \
+                else ("SUPPORTED", None, None)
+            c = claim(v, t, s, case_id=case.case_id, system=system, score=0.1 if v == "SUPPORTED" else 0.9)
+            c = c.model_copy(update={"text": text, "end": len(text), "citations": [cite],
+                                     "rationale": f"judged {v} against {doc.doc_id}"})
+            analyses.append(analysis_of(case.case_id, system, [c], policy))
+    report = RunReport(
+        run_id=run_id, created_at="2026-01-01T00:00:00+00:00", mode=Mode.COMPARE,
+        suite=SuiteInfo(name="tiny", path="tiny", content_hash="0" * 64, n_cases=len(cases),
+                        systems=["baseline", "candidate"]),
+        judge=JudgeSpec(name="fixture", model="none", prompt_version="v1"),
+        policy=policy.model_dump(mode="json"), systems=["baseline", "candidate"], cases=cases,
+        documents=list(docs.values()), answers={s: {c.case_id: answers[s][i]
+                                                   for i, c in enumerate(cases)} for s in answers},
+        analyses=analyses, rates={},
+        decision=GateDecision(status=GateStatus.PASSED, exit_code=0, reasons=[],
+                              gated_system="candidate"),
+        timings={"judge_seconds": 0.5})
+    return rescore(report)
+
+
+@pytest.fixture
+def make_report():
+    """Factory for RunReport records (see build_report)."""
+    return build_report
+
+
+@pytest.fixture
+def store_db(tmp_path: Path) -> Path:
+    """Path of a fresh review database file in tmp_path (created on first Store open)."""
+    return tmp_path / "halgate.db"

@@ -116,7 +116,15 @@ def queue_ids(report: RunReport) -> list[str]:
     return [c.claim_id for c in review_queue(report.analyses, report.cases, policy, gated)]
 
 
-def run_summary(effective: RunReport, n_overrides: int) -> dict[str, Any]:
+def review_ids(judged: RunReport, effective: RunReport) -> list[str]:
+    """The store's review queue: the effective queue, then claims the judge queued that a
+    reviewer has since cleared (so finished work stays visible)."""
+    ids = queue_ids(effective)
+    seen = set(ids)
+    return ids + [i for i in queue_ids(judged) if i not in seen]
+
+
+def run_summary(judged: RunReport, effective: RunReport, n_overrides: int) -> dict[str, Any]:
     """Numbers a run list shows, cached in the ``runs`` row after every override."""
     d = effective.decision
     rates = effective.rates.get(d.gated_system)
@@ -127,7 +135,7 @@ def run_summary(effective: RunReport, n_overrides: int) -> dict[str, Any]:
         "micro_rate": rates.micro_rate if rates else None,
         "rate_change": change,
         "n_claims": sum(len(a.claims) for a in effective.analyses),
-        "n_review": len(queue_ids(effective)),
+        "n_review": len(review_ids(judged, effective)),
         "pending_review": len(d.pending_review),
         "n_overrides": n_overrides,
     }

@@ -24,6 +24,7 @@ def _migration(name: str):  # noqa: ANN202 - a decorator factory
     _NAMES.append(name)
     return migrations(name=name)
 
+
 _V1 = """
 CREATE TABLE runs (
     run_id TEXT PRIMARY KEY, created_at TEXT, saved_at TEXT, mode TEXT,

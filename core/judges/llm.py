@@ -1,0 +1,219 @@
+"""The LLM judge: any OpenAI-compatible endpoint, validated, cached, concurrent, cheap.
+
+Registered as ``llm``. The pipeline per case: plan requests (``llm_requests``), ask them
+concurrently through the cache (``llm_ask``), then post-check the parsed replies against the
+answer and the sources (``llm_post``). A failure in one case is caught here, in exactly one
+place, and recorded as that case's harness error; the run goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..judge_cache import JudgeCache, NoCache
+from ..models import JudgeSpec, Mode, PairwiseJudgement
+from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_claims
+from ..policy import Policy, SeverityRules
+from .base import JudgeResult, JudgeTask, ProgressCallback, register_judge
+from .llm_ask import Asker, Outcome
+from .llm_client import ChatClient
+from .llm_config import LLMSettings, public_url, redact, resolve_settings
+from .llm_estimate import CostEstimate, estimate_requests
+from .llm_parse import ClaimsOutput, PairwiseOutput
+from .llm_post import PostContext, judge_answer
+from .llm_requests import Request, claim_requests, pairwise_requests, task_mode
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Planned:
+    task: JudgeTask
+    requests: list[Request]
+
+
+class LLMJudge:
+    """Judges claims (compare, gate, consistency) and pairs (pairwise) with a chat model."""
+
+    def __init__(
+        self, settings: LLMSettings, severity_rules: SeverityRules | None = None,
+        mode: Mode | None = None, cache: bool = True,
+    ) -> None:
+        self.settings = settings
+        self.rules = severity_rules or SeverityRules()
+        self.mode = mode
+        self.use_cache = cache and bool(settings.db)
+        stem = f"{mode.value}-{settings.prompt_version}" if mode else settings.prompt_version
+        self.spec = JudgeSpec(
+            name="llm", model=settings.model, prompt_version=stem,
+            options={
+                "base_url": public_url(settings.base_url), "temperature": 0,
+                "context_budget": settings.context_budget, "max_repairs": settings.max_repairs,
+                "severity_from": settings.severity_from,
+            },
+        )
+
+    # ------------------------------------------------------------------ public API
+
+    def judge(
+        self, tasks: Sequence[JudgeTask], progress: ProgressCallback | None = None
+    ) -> list[JudgeResult]:
+        """Judge the claims of every task; results in task order."""
+        plans = [_Planned(t, claim_requests(t, task_mode(t, self.mode), self.settings))
+                 for t in tasks]
+        return _run_sync(lambda: self._run(plans, self._claims_result, progress))
+
+    def judge_pairwise(
+        self, tasks: Sequence[JudgeTask], systems: Sequence[str],
+        progress: ProgressCallback | None = None,
+    ) -> tuple[list[JudgeResult], list[PairwiseJudgement]]:
+        """Judge each pair twice with the positions swapped (engine's pairwise hook)."""
+        pair = (systems[0], systems[1])
+        plans = [
+            _Planned(t, pairwise_requests(t, pair, self.settings) if len(t.answers) == 2 else [])
+            for t in tasks
+        ]
+        verdicts: dict[str, PairwiseJudgement] = {}
+
+        def finish(plan: _Planned, outcomes: list[Outcome]) -> JudgeResult:
+            result, judgement = self._pair_result(plan, outcomes, pair)
+            verdicts[plan.task.case.case_id] = judgement
+            return result
+
+        results = _run_sync(lambda: self._run(plans, finish, progress))
+        return results, [verdicts[t.case.case_id] for t in tasks]
+
+    def estimate(self, tasks: Sequence[JudgeTask], mode: Mode, systems: Sequence[str]) -> CostEstimate:
+        """Calls, tokens and cost a run would take, without calling anything (dry run)."""
+        if mode == Mode.PAIRWISE:
+            pair = (systems[0], systems[1])
+            reqs = [r for t in tasks if len(t.answers) == 2
+                    for r in pairwise_requests(t, pair, self.settings)]
+        else:
+            reqs = [r for t in tasks for r in claim_requests(t, task_mode(t, mode), self.settings)]
+        db = self.settings.db if self.use_cache and Path(self.settings.db or "").exists() else None
+        return estimate_requests(reqs, len(tasks), self.settings, db)
+
+    # ------------------------------------------------------------------ orchestration
+
+    async def _run(
+        self, plans: list[_Planned], finish: Callable[[_Planned, list[Outcome]], JudgeResult],
+        progress: ProgressCallback | None,
+    ) -> list[JudgeResult]:
+        cache = JudgeCache(self.settings.db) if self.use_cache else NoCache()
+        client = ChatClient(self.settings)
+        asker = Asker(self.settings, client, cache)
+        try:
+            async def one(plan: _Planned) -> JudgeResult:
+                result = await self._one_case(plan, asker, finish)
+                if progress is not None:
+                    progress(result)
+                return result
+
+            return list(await asyncio.gather(*(one(p) for p in plans)))
+        finally:
+            await client.aclose()
+            cache.close()
+
+    async def _one_case(
+        self, plan: _Planned, asker: Asker,
+        finish: Callable[[_Planned, list[Outcome]], JudgeResult],
+    ) -> JudgeResult:
+        """The one place a case's unexpected failure is caught and recorded."""
+        try:
+            outcomes = list(await asyncio.gather(*(asker.ask(r) for r in plan.requests)))
+            return finish(plan, outcomes)
+        except Exception as exc:  # noqa: BLE001 - recorded as the case's harness error
+            secret = self.settings.api_key.get_secret_value() if self.settings.api_key else None
+            msg = redact(f"internal error while judging: {type(exc).__name__}: {exc}", secret)
+            return JudgeResult(case_id=plan.task.case.case_id,
+                               errors={s: msg for s in plan.task.answers})
+
+    # ------------------------------------------------------------------ assembling
+
+    def _claims_result(self, plan: _Planned, outcomes: list[Outcome]) -> JudgeResult:
+        task = plan.task
+        result = JudgeResult(case_id=task.case.case_id)
+        usage: Counter[str] = Counter()
+        for req, out in zip(plan.requests, outcomes, strict=True):
+            usage.update(out.usage)
+            if out.parsed is None:
+                for system in req.labels.values():
+                    result.errors[system] = out.error or "no reply"
+                    result.raw[system] = out.raw
+                continue
+            assert isinstance(out.parsed, ClaimsOutput)
+            ctx = PostContext(task.case, task.documents, self.rules,
+                              self.settings.severity_from, req.windowed)
+            for answer_out in out.parsed.answers:
+                system = req.labels[answer_out.answer_id]
+                result.claims[system] = judge_answer(answer_out, system, task.answers[system], ctx)
+            usage.update({f"checks_{k}": v for k, v in ctx.checks.items()})
+            usage["evidence_windowed"] += int(req.windowed)
+        result.usage = {k: v for k, v in usage.items() if v or k in ("calls", "cached")}
+        result.usage.setdefault("calls", 0)
+        return result
+
+    def _pair_result(
+        self, plan: _Planned, outcomes: list[Outcome], pair: tuple[str, str]
+    ) -> tuple[JudgeResult, PairwiseJudgement]:
+        task = plan.task
+        cid = task.case.case_id
+        result = JudgeResult(case_id=cid, usage={"calls": 0})
+        for out in outcomes:
+            for k, v in out.usage.items():
+                result.usage[k] = result.usage.get(k, 0) + v
+        if not outcomes:  # an answer is empty or nonsense: decided without the model
+            a = [] if pair[0] in task.answers else None
+            b = [] if pair[1] in task.answers else None
+            first = prefer_by_claims(a, b, Policy())
+            return result, combine_swapped(cid, *pair, first, prefer_by_claims(b, a, Policy()))
+        errors = [o.error or "no reply" for o in outcomes if o.parsed is None]
+        if errors:
+            result.errors = {s: errors[0] for s in pair}
+            result.raw = {s: "\n".join(o.raw for o in outcomes) for s in pair}
+            return result, failed_pair(cid, *pair, errors[0])
+        first, swapped = (_order_verdict(o.parsed) for o in outcomes)
+        judgement = combine_swapped(cid, *pair, first, swapped,
+                                    self.settings.pairwise_min_confidence)
+        return result, judgement
+
+
+def _order_verdict(parsed: Any) -> OrderVerdict:
+    assert isinstance(parsed, PairwiseOutput)
+    from ..models import Preference
+
+    return OrderVerdict(Preference(parsed.preference), parsed.justification,
+                        parsed.confidence, parsed.tie_breaker)
+
+
+def _run_sync(make: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine from sync code, even when the caller already runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())  # type: ignore[arg-type]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()  # type: ignore[arg-type]
+
+
+@register_judge("llm")
+def make_llm_judge(
+    *, severity_rules: SeverityRules | None = None, mode: Mode | str | None = None,
+    cache: bool = True, **options: Any,
+) -> LLMJudge:
+    """Build the LLM judge from options, OPENAI_* / HALGATE_MODEL variables and config."""
+    try:
+        import openai  # noqa: F401 - only to fail early with a helpful message
+    except ImportError:  # pragma: no cover
+        from ..errors import UsageError
+
+        raise UsageError("the llm judge needs the openai package: pip install openai") from None
+    settings = resolve_settings(options)
+    return LLMJudge(settings, severity_rules, Mode(mode) if mode else None, cache)

@@ -1,0 +1,108 @@
+"""Ask one planned request: cache first, then the model, repairing invalid replies.
+
+A reply is used only once it validates; it is then committed to the cache at once (so a
+killed run keeps it). An invalid reply is quoted back with the validation error, at most
+``max_repairs`` times; after that, or after a transport failure, the outcome carries the
+error and the raw replies, and the case becomes a harness error. No exception escapes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..judge_cache import CachedResponse
+from .llm_client import ChatClient, TransportError
+from .llm_config import LLMSettings, redact
+from .llm_parse import SCHEMAS, ClaimsOutput, PairwiseOutput, ParseFailure, parse_reply, repair_message
+from .llm_requests import Request
+
+
+class Cache(Protocol):
+    """What the asker needs of a cache (JudgeCache or NoCache)."""
+
+    def get(self, key: str) -> CachedResponse | None: ...  # noqa: D102
+
+    def put(  # noqa: D102
+        self, key: str, prompt_version: str, model: str, response: str, usage: dict[str, int]
+    ) -> None: ...
+
+
+@dataclass
+class Outcome:
+    """The result of one request: a parsed reply, or an error with the raw replies."""
+
+    parsed: ClaimsOutput | PairwiseOutput | None
+    error: str | None = None
+    raw: str = ""
+    usage: Counter[str] = field(default_factory=Counter)
+
+
+class Asker:
+    """Shared state of a run's requests: client, cache and the concurrency limit."""
+
+    def __init__(self, settings: LLMSettings, client: ChatClient, cache: Cache) -> None:
+        self.settings = settings
+        self.client = client
+        self.cache = cache
+        self.limit = asyncio.Semaphore(settings.concurrency)
+        self._secret = settings.api_key.get_secret_value() if settings.api_key else None
+
+    def _expected_ids(self, request: Request) -> list[str] | None:
+        return list(request.labels) if request.kind == "claims" else None
+
+    def from_cache(self, request: Request) -> Outcome | None:
+        """The cached, still-valid reply for a request, if any."""
+        hit = self.cache.get(request.key)
+        if hit is None:
+            return None
+        parsed = parse_reply(hit.response, request.kind, self._expected_ids(request))
+        if isinstance(parsed, ParseFailure):
+            return None  # e.g. stored by an older schema: ask again
+        return Outcome(parsed=parsed, raw=hit.response, usage=Counter(cached=1))
+
+    async def ask(self, request: Request) -> Outcome:
+        """Cache, else the model with up to ``max_repairs`` repair turns."""
+        cached = self.from_cache(request)
+        if cached is not None:
+            return cached
+        async with self.limit:
+            return await self._ask_model(request)
+
+    async def _ask_model(self, request: Request) -> Outcome:
+        usage: Counter[str] = Counter()
+        messages = list(request.messages)
+        raws: list[str] = []
+        failure = ParseFailure("no reply")
+        for attempt in range(self.settings.max_repairs + 1):
+            try:
+                reply = await self.client.complete(
+                    messages, f"halgate_{request.kind}", SCHEMAS[request.kind]
+                )
+            except TransportError as exc:
+                return self._failed(f"transport failure: {exc}", raws, usage)
+            usage.update(calls=1, prompt_tokens=reply.prompt_tokens,
+                         completion_tokens=reply.completion_tokens)
+            parsed = parse_reply(reply.text, request.kind, self._expected_ids(request))
+            if not isinstance(parsed, ParseFailure):
+                usage["repairs"] += attempt
+                self.cache.put(request.key, request.prompt.version, self.settings.model,
+                               reply.text, dict(usage))
+                return Outcome(parsed=parsed, raw=reply.text, usage=usage)
+            failure = parsed
+            raws.append(reply.text)
+            messages += [
+                {"role": "assistant", "content": reply.text},
+                {"role": "user", "content": repair_message(parsed)},
+            ]
+        usage["repairs"] += self.settings.max_repairs
+        msg = (f"invalid judge output after {self.settings.max_repairs} repair(s): "
+               f"{failure.message}")
+        return self._failed(msg, raws, usage)
+
+    def _failed(self, message: str, raws: list[str], usage: Counter[str]) -> Outcome:
+        raw = "\n----- next reply -----\n".join(raws)
+        return Outcome(parsed=None, error=redact(message, self._secret),
+                       raw=redact(raw, self._secret), usage=usage)

@@ -1,0 +1,240 @@
+"""The offline judge: deterministic, no network, no model download, fast.
+
+For every answer: extract claims, retrieve evidence sentences, compute alignment signals
+(alignment.py), then decide verdict and type by explicit rules in a fixed order, so the
+rationale can name the one signal that decided. Thresholds and score weights come from
+``data/calibration/offline_v1.json``, never from constants here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..alignment import Alignment, ClaimFeatures, align, claim_features
+from ..citations import locate_quote
+from ..claims import extract_claims
+from ..models import Citation, Claim, ClaimJudgement, Document, HallucinationType, JudgeSpec
+from ..models import Verdict as V
+from ..policy import SeverityRules
+from ..resources import data_path
+from ..retrieval import EvidenceIndex
+from ..severity import assign_severity
+from ..text import content_stems, tokenize
+from .base import JudgeResult, JudgeTask, ProgressCallback, register_judge
+
+T = HallucinationType
+
+
+def load_calibration(path: Path | str | None = None) -> dict[str, Any]:
+    """The judge's thresholds and weights (the shipped offline_v1.json by default)."""
+    file = Path(path) if path else data_path("calibration", "offline_v1.json")
+    return json.loads(file.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A verdict with its type and the signal that decided it (for the rationale)."""
+
+    verdict: V
+    type: HallucinationType | None
+    reason: str
+
+
+class OfflineJudge:
+    """Claim extraction + BM25 evidence + alignment rules; the embedded default judge."""
+
+    def __init__(
+        self,
+        severity_rules: SeverityRules | dict[str, Any] | None = None,
+        calibration: str | Path | None = None,
+    ):
+        self.cal = load_calibration(calibration)
+        self.rules = SeverityRules.model_validate(
+            severity_rules.model_dump()
+            if isinstance(severity_rules, SeverityRules)
+            else severity_rules or {}
+        )
+        self.th = self.cal["thresholds"]
+        self.spec = JudgeSpec(
+            name="offline",
+            model=None,
+            prompt_version=self.cal.get("version", "offline-v1"),
+            options={
+                "calibration": str(calibration) if calibration else "offline_v1.json",
+                "severity_rules": self.rules.model_dump(mode="json"),
+            },
+        )
+
+    def judge(
+        self, tasks: Sequence[JudgeTask], progress: ProgressCallback | None = None
+    ) -> list[JudgeResult]:
+        """Judge every task in order; a task that raises becomes per-system errors."""
+        results = []
+        for task in tasks:
+            try:
+                result = self.judge_task(task)
+            except Exception as exc:  # one bad case must not sink the run
+                msg = f"offline judge failed: {type(exc).__name__}: {exc}"
+                result = JudgeResult(task.case.case_id, errors=dict.fromkeys(task.answers, msg))
+            results.append(result)
+            if progress:
+                progress(result)
+        return results
+
+    def judge_task(self, task: JudgeTask) -> JudgeResult:
+        """Judge the answers of one case against its documents (indexed once)."""
+        retrieval = self.cal["retrieval"]
+        index = EvidenceIndex(task.documents, bm25_weight=retrieval["bm25_weight"])
+        docs = {d.doc_id: d for d in task.documents}
+        q_tokens = tokenize(task.case.question)
+        question = (frozenset(q_tokens), frozenset(content_stems(q_tokens)))
+        result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
+        for system, answer in task.answers.items():
+            claims = extract_claims(answer, task.case.case_id, system)
+            result.claims[system] = [
+                self._judge_claim(c, task, index, docs, question) for c in claims
+            ]
+        return result
+
+    def _judge_claim(
+        self,
+        claim: Claim,
+        task: JudgeTask,
+        index: EvidenceIndex,
+        docs: dict[str, Document],
+        question: tuple[frozenset[str], frozenset[str]],
+    ) -> ClaimJudgement:
+        features = claim_features(claim.text)
+        r = self.cal["retrieval"]
+        al = align(
+            features,
+            index,
+            *question,
+            r["top_k"],
+            r["multi_hop_passages"],
+            self.th["multi_hop_discount"],
+        )
+        decision = self.decide(features, al)
+        severity = assign_severity(
+            decision.verdict, decision.type, claim.text, task.case, self.rules
+        )
+        return ClaimJudgement(
+            **claim.model_dump(),
+            verdict=decision.verdict,
+            hallucination_type=decision.type,
+            severity=severity,
+            rationale=decision.reason,
+            citations=self._citations(decision, al, docs),
+            score=self._score(decision.verdict, al, features),
+            signals=_signals(al, features),
+        )
+
+    def decide(self, c: ClaimFeatures, al: Alignment) -> Decision:
+        """The rules, strongest signal first; the first that fires decides."""
+        th, verdicts, cov = self.th, self.cal["verdicts"], al.support_coverage
+        at = f" ({al.best.doc_id})" if al.best else ""
+        contra = al.coverage >= th["contradiction_coverage"]
+        off_topic = al.doc_coverage < th["out_of_scope_doc_coverage"] and not al.question_coverage
+        if off_topic and not c.quantities:
+            return Decision(V.OUT_OF_SCOPE, None, "Out of scope: the claim shares almost "
+                            "nothing with the sources or the question.")
+        if al.negation_mismatch and contra:
+            return Decision(V.CONTRADICTED, T.DISTORTION, f"Contradicted: the source{at} "
+                            "states the opposite (negation) on the same words.")
+        numbers = ", ".join(al.numbers_unmatched)
+        if al.number_conflict and contra:
+            return Decision(V.CONTRADICTED, T.DISTORTION, f"Contradicted: the source{at} "
+                            f"gives a different value where the claim says {numbers}.")
+        if al.numbers_unmatched:
+            return Decision(V.UNSUPPORTED, T.FABRICATION,
+                            f"Unsupported: {numbers} appears in no source document.")
+        if al.names_missing and cov < 1.0:
+            names = ", ".join(al.names_missing)
+            return Decision(V.UNSUPPORTED, T.FABRICATION,
+                            f"Unsupported: {names} is named in no source document.")
+        if cov >= th["support_coverage"]:
+            return self._supported(al, verdicts, at)
+        if cov >= th["partial_coverage"]:
+            missing = ", ".join(al.missing_stems[:4])
+            return Decision(V.PARTIALLY_SUPPORTED, T.DISTORTION, f"Partly supported: "
+                            f"{cov:.0%} of the content words are in the evidence{at}; "
+                            f"missing: {missing}.")
+        return Decision(V.UNSUPPORTED, T.FABRICATION, f"Unsupported: only {cov:.0%} of the "
+                        "claim's content words are in any evidence passage.")
+
+    def _supported(self, al: Alignment, verdicts: dict[str, str], at: str) -> Decision:
+        """A well-covered claim: supported unless misattributed or stripped of a hedge."""
+        if al.citation_mismatch:
+            return Decision(V(verdicts["citation_error"]), T.CITATION_ERROR, "Misattributed: "
+                            f"the claim cites {al.attributed_doc} but the evidence is in"
+                            f"{at or ' another document'}.")
+        if al.hedge_mismatch and al.best:
+            cues = ", ".join(al.best.hedges[:2])
+            return Decision(V(verdicts["omission_as_fact"]), T.OMISSION_AS_FACT,
+                            f"Asserted as fact: the source{at} only hedges it ({cues}).")
+        return Decision(V.SUPPORTED, None, f"Supported: {al.support_coverage:.0%} of the "
+                        f"claim's content words are in the evidence{at}.")
+
+    def _citations(self, d: Decision, al: Alignment, docs: dict[str, Document]) -> list[Citation]:
+        """Verified citations of the deciding evidence (none for fabrications)."""
+        if d.type in (T.FABRICATION, None) and d.verdict != V.SUPPORTED:
+            return []
+        passages = [al.number_conflict] if al.number_conflict else al.support or [al.best]
+        cites = []
+        for p in passages:
+            if p is not None and p.doc_id in docs:
+                doc = docs[p.doc_id]
+                cites.append(locate_quote(doc, doc.text[p.start : p.end]))
+        return cites
+
+    def _score(self, verdict: V, al: Alignment, c: ClaimFeatures) -> float:
+        """Hallucination probability-like score, ordered for AUROC and kept on the verdict's
+        side of 0.5 so score and verdict never disagree."""
+        s = self.cal["score"]
+        w = s["weights"]
+        z = s["bias"] + w["uncovered"] * (1 - al.support_coverage)
+        z += w["number_unmatched"] * _share(len(al.numbers_unmatched), len(c.quantities))
+        z += w["number_conflict"] * bool(al.number_conflict)
+        z += w["name_missing"] * _share(len(al.names_missing), len(c.names))
+        z += w["negation_mismatch"] * al.negation_mismatch
+        z += w["hedge_mismatch"] * al.hedge_mismatch
+        z += w["citation_mismatch"] * al.citation_mismatch
+        p = 1 / (1 + math.exp(-z))
+        if verdict in (V.SUPPORTED, V.PARTIALLY_SUPPORTED, V.OUT_OF_SCOPE):
+            return round(min(p, 0.49 if verdict == V.SUPPORTED else 0.5), 6)
+        return round(max(p, 0.51), 6)
+
+
+def _share(n: int, total: int) -> float:
+    return n / total if total else 0.0
+
+
+def _signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
+    """The features behind the verdict, stored with the claim for review and calibration."""
+    return {
+        "coverage": round(al.coverage, 4),
+        "support_coverage": round(al.support_coverage, 4),
+        "doc_coverage": round(al.doc_coverage, 4),
+        "retrieval_score": round(al.hits[0].score, 4) if al.hits else 0.0,
+        "missing_words": al.missing_stems[:8],
+        "numbers_unmatched": al.numbers_unmatched,
+        "number_conflict": al.number_conflict is not None,
+        "names_missing": al.names_missing,
+        "negation_mismatch": al.negation_mismatch,
+        "hedge_mismatch": al.hedge_mismatch,
+        "claim_hedged": c.hedged,
+        "attributed_doc": al.attributed_doc,
+        "citation_mismatch": al.citation_mismatch,
+        "evidence_doc": al.best.doc_id if al.best else None,
+    }
+
+
+@register_judge("offline")
+def create_offline_judge(**options: Any) -> OfflineJudge:
+    """Factory registered as 'offline'; options: severity_rules, calibration."""
+    return OfflineJudge(**options)

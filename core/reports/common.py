@@ -1,0 +1,70 @@
+"""Helpers shared by the report writers: which claims to show, and who reviewed them.
+
+Every writer takes the *effective* report (overrides already applied) plus, optionally, the
+override history, so exports show what the gate decided on and who changed what.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..gate import review_queue
+from ..metrics import is_hallucinated
+from ..models import ClaimJudgement, RunReport
+from ..policy import Policy
+
+
+class OverrideLike(Protocol):
+    """What a report needs of an override (halgate.store.Override satisfies it)."""
+
+    id: int
+    claim_id: str
+    reviewer: str
+    comment: str
+
+
+def policy_of(report: RunReport) -> Policy:
+    """The policy the report was decided with."""
+    return Policy.model_validate(report.policy)
+
+
+def all_claims(report: RunReport) -> list[ClaimJudgement]:
+    """Every claim of every analysed answer, in report order."""
+    return [c for a in report.analyses for c in a.claims]
+
+
+def queue_ids(report: RunReport) -> list[str]:
+    """Claim ids of the gated system's review queue (on the report's verdicts)."""
+    gated = report.decision.gated_system
+    return [
+        c.claim_id for c in review_queue(report.analyses, report.cases, policy_of(report), gated)
+    ]
+
+
+def severe_claims(report: RunReport, limit: int | None = None) -> list[ClaimJudgement]:
+    """Hallucinated claims of the gated system, most severe and most confident first."""
+    policy = policy_of(report)
+    gated = report.decision.gated_system
+    bad = [
+        c
+        for c in all_claims(report)
+        if c.system == gated and is_hallucinated(c.verdict, policy.count_out_of_scope)
+    ]
+    bad.sort(key=lambda c: (-(c.severity.rank if c.severity else -1), -c.score, c.claim_id))
+    return bad[:limit] if limit is not None else bad
+
+
+def latest_overrides(overrides: Sequence[OverrideLike]) -> dict[str, OverrideLike]:
+    """The override in force per claim (highest id)."""
+    latest: dict[str, OverrideLike] = {}
+    for o in sorted(overrides, key=lambda o: o.id):
+        latest[o.claim_id] = o
+    return latest
+
+
+def review_state(report: RunReport, claim_id: str, overridden: bool) -> str:
+    """'reviewed', 'pending' (in the queue, no review) or '' (not in the queue)."""
+    if overridden:
+        return "reviewed"
+    return "pending" if claim_id in set(report.decision.pending_review) else ""

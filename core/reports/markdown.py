@@ -1,0 +1,139 @@
+"""A Markdown report sized for a pull-request comment or a CI step summary.
+
+Answers, documents and rationales are untrusted text: every piece of it goes through
+``md_text`` so it cannot inject links, HTML, headings or table breaks into the comment.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+from ..models import SEVERITIES_DESC, ClaimJudgement, GateStatus, RunReport
+from .common import OverrideLike, latest_overrides, review_state, severe_claims
+from .summary import pct, signed_pct
+
+BANNER = {
+    GateStatus.PASSED: "✅",
+    GateStatus.FAILED: "❌",
+    GateStatus.NEEDS_REVIEW: "🟡",
+    GateStatus.HARNESS_ERROR: "⚠️",
+}
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+TOP_CLAIMS = 10
+
+
+def md_text(text: str, limit: int = 300) -> str:
+    """Untrusted text made inert in Markdown: one line, HTML-escaped, specials backslashed."""
+    one_line = " ".join(text.split())
+    if len(one_line) > limit:
+        one_line = one_line[: limit - 1] + "…"
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(one_line, quote=False))
+
+
+def _rates_table(report: RunReport) -> list[str]:
+    rows = [
+        "| system | answers | claims | micro | macro | answers w/ halluc. | fabrication "
+        "| contradiction |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in report.rates.values():
+        rows.append(
+            f"| {md_text(r.system)} | {r.n_answers} | {r.n_claims} | {pct(r.micro_rate)} "
+            f"| {pct(r.macro_rate)} | {pct(r.answer_level_rate)} | {pct(r.fabrication_rate)} "
+            f"| {pct(r.contradiction_rate)} |"
+        )
+    return rows
+
+
+def _comparison(report: RunReport) -> list[str]:
+    cmp = report.comparison
+    if cmp is None:
+        return []
+    ch = cmp.rate_change
+    types = ", ".join(t.value for t in cmp.new_hallucination_types) or "none"
+    lines = [
+        "",
+        f"**Rate change** {md_text(cmp.candidate)} − {md_text(cmp.baseline)}: "
+        f"**{signed_pct(ch.estimate)}** (95% CI {signed_pct(ch.ci_low)} to "
+        f"{signed_pct(ch.ci_high)}; paired bootstrap over {ch.n_cases} cases, seed {ch.seed}) · "
+        f"regression detected: **{'yes' if cmp.regression_detected else 'no'}** · "
+        f"new hallucination types: {types}",
+        "",
+        "| severity | baseline | candidate | change |",
+        "|---|---:|---:|---:|",
+    ]
+    for sev in SEVERITIES_DESC:
+        s = cmp.severity_shift[sev.value]
+        lines.append(f"| {sev.value} | {s.baseline} | {s.candidate} | {s.delta:+d} |")
+    return lines
+
+
+def _claim_item(n: int, c: ClaimJudgement, state: str, note: OverrideLike | None) -> list[str]:
+    tags = " · ".join(
+        x
+        for x in (
+            c.severity and c.severity.value,
+            c.verdict.value,
+            c.hallucination_type and c.hallucination_type.value,
+        )
+        if x
+    )
+    lines = [
+        f"{n}. **{tags}** — `{c.claim_id}`" + (f" ({state})" if state else ""),
+        f"   > {md_text(c.text)}",
+    ]
+    for cit in c.citations[:2]:
+        mark = "verified" if cit.verified else "NOT found in source"
+        lines.append(f"   - evidence `{md_text(cit.doc_id, 80)}` ({mark}): “{md_text(cit.quote)}”")
+    lines.append(f"   - judge: {md_text(c.rationale)}")
+    if note is not None:
+        lines.append(f"   - reviewer {md_text(note.reviewer, 80)}: {md_text(note.comment)}")
+    return lines
+
+
+def markdown_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -> str:
+    """The report as GitHub-flavoured Markdown (snapshot-tested)."""
+    d = report.decision
+    latest = latest_overrides(overrides)
+    lines = [
+        f"## {BANNER[d.status]} halgate gate: {d.status.value} for {md_text(d.gated_system)}",
+        "",
+        f"Run `{report.run_id}` · {report.mode.value} · suite **{md_text(report.suite.name)}** "
+        f"({report.suite.n_cases} cases, `{report.suite.content_hash[:12]}`) · judge "
+        f"`{report.judge.judge_id}` · exit code {d.exit_code}",
+        "",
+        *_rates_table(report),
+        *_comparison(report),
+        "",
+        "### Reasons",
+        "",
+    ]
+    for r in d.reasons:
+        lines.append(f"- {BANNER[r.status]} `{r.rule}`: {md_text(r.message, 500)}")
+    severe = severe_claims(report)
+    if severe:
+        lines += [
+            "",
+            f"### Most severe claims ({len(severe)} hallucinated in "
+            f"{md_text(d.gated_system)}, top {min(len(severe), TOP_CLAIMS)})",
+            "",
+        ]
+        for n, c in enumerate(severe[:TOP_CLAIMS], 1):
+            state = review_state(report, c.claim_id, c.claim_id in latest)
+            lines += _claim_item(n, c, state, latest.get(c.claim_id))
+    if overrides:
+        reviewers = sorted({o.reviewer for o in overrides})
+        lines += [
+            "",
+            f"{len(overrides)} override(s) on {len(latest)} claim(s) by "
+            f"{', '.join(md_text(r, 80) for r in reviewers)}; the decision above uses "
+            "the effective verdicts.",
+        ]
+    if d.pending_review:
+        lines += [
+            "",
+            f"{len(d.pending_review)} claim(s) await review: `halgate review {report.run_id}`",
+        ]
+    return "\n".join(lines) + "\n"

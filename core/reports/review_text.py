@@ -1,0 +1,109 @@
+"""Plain-text views of review data (runs list, queue, overrides, agreement, sign-offs).
+
+Used by the `halgate runs/show/review/gate` commands; pure functions of store records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..models import ClaimJudgement, GateDecision
+from ..store.models import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
+from .summary import pct, signed_pct
+
+
+def runs_table(rows: Sequence[RunRow]) -> str:
+    """One line per run: id, suite, judged → effective status, rates, review progress."""
+    if not rows:
+        return "no runs in this database (save one with `halgate run SUITE`)\n"
+    head = (
+        f"{'run id':<25}{'suite':<16}{'mode':<9}{'judged':<14}{'effective':<14}{'rate':>7}"
+        f"{'change':>8}{'review':>9}{'overr.':>7}{'agree':>7}  sign-off"
+    )
+    lines = [head]
+    for r in rows:
+        review = f"{r.n_review - r.pending_review}/{r.n_review}"
+        signoff = (r.signoff.value + (" (stale)" if r.signoff_stale else "")) if r.signoff else "-"
+        lines.append(
+            f"{r.run_id:<25}{r.suite_name[:15]:<16}{r.mode.value:<9}{r.judged_status.value:<14}"
+            f"{r.status.value:<14}{pct(r.micro_rate):>7}{signed_pct(r.rate_change):>8}"
+            f"{review:>9}{r.n_overrides:>7}{pct(r.agreement):>7}  {signoff}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _labels(c: ClaimJudgement) -> str:
+    parts = [c.severity, c.verdict, c.hallucination_type]
+    return " ".join(p.value for p in parts if p is not None)
+
+
+def override_line(o: Override) -> str:
+    """'#3 q1/candidate/0 verdict=SUPPORTED by ana at ...: comment' (confirm when no change)."""
+    changes = [
+        f"{k}={v.value}"
+        for k, v in (
+            ("verdict", o.verdict),
+            ("type", o.hallucination_type),
+            ("severity", o.severity),
+        )
+        if v is not None
+    ]
+    what = " ".join(changes) or "confirmed"
+    return f"#{o.id} {o.claim_id} {what} by {o.reviewer} at {o.created_at}: {o.comment}"
+
+
+def review_lines(items: Sequence[ReviewItem], pending_only: bool = False) -> str:
+    """The review queue, most severe first, with evidence and the override in force."""
+    shown = [i for i in items if not (pending_only and i.reviewed)]
+    if not shown:
+        return "review queue is empty\n" if not items else "every queued claim is reviewed\n"
+    lines = []
+    for i in shown:
+        c = i.claim
+        state = "reviewed" if i.reviewed else "PENDING"
+        was = "" if _labels(c) == _labels(i.judged) else f"  (judge: {_labels(i.judged)})"
+        lines += [f"[{state}] {c.claim_id}  {_labels(c)}{was}", f"    claim: {c.text}"]
+        for x in c.citations[:2]:
+            mark = "verified" if x.verified else "NOT found in source"
+            lines.append(f"    evidence [{x.doc_id}, {mark}]: {x.quote}")
+        lines.append(f"    judge: {c.rationale}")
+        if i.latest_override is not None:
+            lines.append(f"    override {override_line(i.latest_override)}")
+    pending = sum(1 for i in items if not i.reviewed)
+    lines.append(f"{len(items)} claim(s) in the queue, {pending} pending")
+    return "\n".join(lines) + "\n"
+
+
+def agreement_lines(a: JudgeAgreement) -> str:
+    """Judge agreement overall, per judge verdict and per judge severity."""
+    if a.overall.reviewed == 0:
+        return "Judge agreement: no reviewed claims yet\n"
+    lines = [
+        f"Judge agreement: {pct(a.overall.rate)} of {a.overall.reviewed} reviewed claim(s) "
+        "kept the judge's verdict"
+    ]
+    for title, cells in (("verdict", a.by_verdict), ("severity", a.by_severity)):
+        parts = [f"{k} {pct(v.rate)} ({v.kept}/{v.reviewed})" for k, v in sorted(cells.items())]
+        lines.append(f"  by judge {title}: " + ", ".join(parts))
+    return "\n".join(lines) + "\n"
+
+
+def signoff_lines(signoffs: Sequence[SignOff]) -> str:
+    """Sign-offs, oldest first, marking any made before a later override as stale."""
+    if not signoffs:
+        return "Sign-off: none\n"
+    lines = ["Sign-offs:"]
+    for s in signoffs:
+        stale = "  STALE: overrides were recorded after it" if s.stale else ""
+        lines.append(
+            f"  #{s.id} {s.decision.value} by {s.reviewer} at {s.created_at} on decision "
+            f"{s.decision_status.value}: {s.comment}{stale}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def decision_lines(d: GateDecision) -> str:
+    """The gate decision with every reason (what `halgate gate` prints)."""
+    lines = [f"Gate: {d.status.value} (exit code {d.exit_code}) for {d.gated_system}"]
+    lines += [f"  [{r.status.value}] {r.rule}: {r.message}" for r in d.reasons]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,40 @@
+"""The review store (SQLite): runs, claims, overrides, sign-offs, judge cache, audit log.
+
+Typical use (CLI and dashboard alike)::
+
+    from halgate.store import Store
+    with Store("halgate.db") as store:
+        run_id = store.save_run(report)
+        store.add_override(run_id, claim_id, verdict="SUPPORTED", comment="...", reviewer="ana")
+        decision = store.effective_report(run_id).decision
+"""
+
+from .effective import apply_override, effective_report, judge_agreement
+from .models import (
+    AgreementCell,
+    AuditEntry,
+    JudgeAgreement,
+    Override,
+    ReviewItem,
+    RunRow,
+    SignOff,
+    SignOffDecision,
+)
+from .schema import SCHEMA_VERSION
+from .store import Store
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AgreementCell",
+    "AuditEntry",
+    "JudgeAgreement",
+    "Override",
+    "ReviewItem",
+    "RunRow",
+    "SignOff",
+    "SignOffDecision",
+    "Store",
+    "apply_override",
+    "effective_report",
+    "judge_agreement",
+]

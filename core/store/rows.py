@@ -1,0 +1,93 @@
+"""Conversions between database rows and halgate records (kept out of the Store class)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from ..errors import UsageError
+from ..models import ClaimJudgement, HallucinationType, Severity, Verdict
+from .models import Override, RunRow, SignOff
+
+_ENUMS: dict[str, type[StrEnum]] = {
+    "verdict": Verdict,
+    "hallucination_type": HallucinationType,
+    "severity": Severity,
+}
+
+
+def now() -> str:
+    """UTC timestamp with milliseconds, ISO 8601 (sortable as text)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def enum_or_none(field: str, value: str | StrEnum | None) -> str | None:
+    """Validate a user-given verdict/type/severity (any case); None stays None."""
+    if value is None or value == "":
+        return None
+    enum = _ENUMS[field]
+    try:
+        return enum(str(value).strip().upper()).value
+    except ValueError:
+        choices = ", ".join(e.value for e in enum)
+        raise UsageError(f"{field} {value!r} is not one of: {choices}") from None
+
+
+def claim_row(run_id: str, c: ClaimJudgement) -> dict[str, Any]:
+    """One row of the ``claims`` table: the judge's record of a claim, never changed later."""
+    return {
+        "run_id": run_id,
+        "claim_id": c.claim_id,
+        "case_id": c.case_id,
+        "system": c.system,
+        "idx": c.index,
+        "verdict": c.verdict.value,
+        "hallucination_type": c.hallucination_type.value if c.hallucination_type else None,
+        "severity": c.severity.value if c.severity else None,
+        "text": c.text,
+        "span_start": c.start,
+        "span_end": c.end,
+        "rationale": c.rationale,
+        "citations": json.dumps([x.model_dump(mode="json") for x in c.citations]),
+        "score": c.score,
+    }
+
+
+def override_of(row: dict[str, Any]) -> Override:
+    """An ``overrides`` row as a record."""
+    return Override(**row)
+
+
+def signoff_of(row: dict[str, Any], current_inputs: str) -> SignOff:
+    """A ``signoffs`` row as a record, stale when the decision inputs changed since."""
+    return SignOff(**row, stale=row["inputs_hash"] != current_inputs)
+
+
+def run_row_of(row: dict[str, Any], signoff: SignOff | None) -> RunRow:
+    """A ``runs`` row (with its cached effective summary) as a list entry."""
+    summary = json.loads(row["effective"] or "{}")
+    agreement = json.loads(row["agreement"] or "{}").get("overall") or {}
+    return RunRow(
+        run_id=row["run_id"],
+        created_at=row["created_at"],
+        mode=row["mode"],
+        suite_name=row["suite_name"],
+        suite_hash=row["suite_hash"],
+        judge_id=row["judge_id"],
+        prompt_version=row["prompt_version"],
+        gated_system=row["gated_system"],
+        judged_status=row["status"],
+        status=summary.get("status", row["status"]),
+        exit_code=summary.get("exit_code", row["exit_code"]),
+        micro_rate=summary.get("micro_rate"),
+        rate_change=summary.get("rate_change"),
+        n_claims=summary.get("n_claims", 0),
+        n_review=summary.get("n_review", 0),
+        pending_review=summary.get("pending_review", 0),
+        n_overrides=summary.get("n_overrides", 0),
+        agreement=agreement.get("rate"),
+        signoff=signoff.decision if signoff else None,
+        signoff_stale=signoff.stale if signoff else False,
+    )

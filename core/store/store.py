@@ -1,0 +1,290 @@
+"""The review store: one SQLite file holding runs, claims, overrides, sign-offs and audit log.
+
+The CLI and the dashboard call these methods and never build SQL. Writes that touch several
+tables run in one ``BEGIN IMMEDIATE`` transaction, so concurrent reviewers queue on the busy
+timeout instead of failing or losing a row. Overrides, sign-offs and the audit log are
+append-only (triggers refuse UPDATE and DELETE).
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from ..errors import NotFoundError, StoreError, UsageError
+from ..models import RunReport
+from . import effective as eff
+from .models import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
+from .rows import claim_row, enum_or_none, now, override_of, run_row_of
+from .schema import migrate, schema_version
+from .signoffs import SignOffMixin
+
+DEFAULT_TIMEOUT = 30.0
+
+
+def _whoami() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in some containers
+        return "halgate"
+
+
+class Store(SignOffMixin):
+    """A halgate review database; migrates itself on open. Use one per thread or process."""
+
+    def __init__(self, path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.path = Path(path)
+        try:
+            conn = sqlite3.connect(str(self.path), timeout=timeout)
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            self.db = Database(conn, execute_plugins=False)
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA foreign_keys = ON")
+            migrate(self.db)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot open the review database: {exc}") from None
+
+    def close(self) -> None:
+        """Close the connection (the file stays consistent either way)."""
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """Number of migrations applied to this file."""
+        return schema_version(self.db)
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction; IMMEDIATE takes the lock up front (no upgrade deadlock)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.execute("COMMIT")
+
+    def _audit(self, actor: str, action: str, run_id: str | None, detail: dict) -> None:
+        self.db.execute(
+            "INSERT INTO audit_log (at, actor, action, run_id, detail) VALUES (?, ?, ?, ?, ?)",
+            [now(), actor, action, run_id, json.dumps(detail, ensure_ascii=False)],
+        )
+
+    # ------------------------------------------------------------------ runs
+
+    def resolve(self, run_id: str) -> str:
+        """The full run id for an id or a unique prefix of one (as printed by `runs`)."""
+        if self.db.execute("SELECT 1 FROM runs WHERE run_id = ?", [run_id]).fetchone():
+            return run_id
+        hits = [
+            r[0]
+            for r in self.db.execute(
+                "SELECT run_id FROM runs WHERE substr(run_id, 1, ?) = ? LIMIT 5",
+                [len(run_id), run_id],
+            )
+        ]
+        if len(hits) == 1 and run_id:
+            return hits[0]
+        if len(hits) > 1:
+            raise UsageError(f"run id {run_id!r} is ambiguous: {', '.join(hits)} ...")
+        raise NotFoundError(f"run {run_id!r} not found in {self.path} (see `halgate runs`)")
+
+    def save_run(self, report: RunReport, actor: str | None = None) -> str:
+        """Store a judged report and its claims; saving the same report again is a no-op."""
+        digest = eff.report_hash(report)
+        row = _run_columns(report, digest)
+        with self._write():
+            old = self.db.execute(
+                "SELECT report_hash FROM runs WHERE run_id = ?", [report.run_id]
+            ).fetchone()
+            if old is not None and old[0] == digest:
+                return report.run_id
+            names = ", ".join(row)
+            updates = ", ".join(f"{k} = excluded.{k}" for k in row if k != "run_id")
+            self.db.execute(
+                f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))}) "
+                f"ON CONFLICT(run_id) DO UPDATE SET {updates}, summary_upto = NULL",
+                list(row.values()),
+            )
+            self.db.execute("DELETE FROM claims WHERE run_id = ?", [report.run_id])
+            claims = [claim_row(report.run_id, c) for a in report.analyses for c in a.claims]
+            if claims:
+                self.db["claims"].insert_all(claims)
+            detail = {
+                "suite": report.suite.name,
+                "judge": report.judge.judge_id,
+                "status": report.decision.status.value,
+                "claims": len(claims),
+            }
+            action = "save_run" if old is None else "update_run"
+            self._audit(actor or _whoami(), action, report.run_id, detail)
+        self._refresh(report.run_id)
+        return report.run_id
+
+    def load_report(self, run_id: str) -> RunReport:
+        """The report exactly as the judge produced it (no overrides)."""
+        run_id = self.resolve(run_id)
+        (text,) = self.db.execute("SELECT report FROM runs WHERE run_id = ?", [run_id]).fetchone()
+        return RunReport.model_validate_json(text)
+
+    def effective_report(self, run_id: str) -> RunReport:
+        """The report with overrides applied and metrics, comparison and decision recomputed."""
+        run_id = self.resolve(run_id)
+        return eff.effective_report(self.load_report(run_id), self.override_history(run_id))
+
+    def list_runs(self) -> list[RunRow]:
+        """Every run, newest first, with effective status, rates and review counts."""
+        latest = {
+            r["run_id"]: r["m"]
+            for r in self.db.query("SELECT run_id, max(id) AS m FROM overrides GROUP BY run_id")
+        }
+        rows = list(self.db.query("SELECT * FROM runs ORDER BY created_at DESC, run_id DESC"))
+        out = []
+        for r in rows:
+            if r["summary_upto"] is None or r["summary_upto"] < latest.get(r["run_id"], 0):
+                summary, agreement = self._refresh(r["run_id"])
+                r["effective"], r["agreement"] = json.dumps(summary), agreement.model_dump_json()
+            out.append(run_row_of(r, self.latest_signoff(r["run_id"])))
+        return out
+
+    def _refresh(self, run_id: str) -> tuple[dict[str, Any], JudgeAgreement]:
+        """Recompute the cached effective summary; never overwrite a newer one."""
+        judged = self.load_report(run_id)
+        overrides = self.override_history(run_id)
+        effective = eff.effective_report(judged, overrides)
+        summary = eff.run_summary(judged, effective, len(overrides))
+        agreement = eff.judge_agreement(run_id, judged, overrides)
+        upto = max((o.id for o in overrides), default=0)
+        with self._write():
+            self.db.execute(
+                "UPDATE runs SET effective = ?, agreement = ?, summary_upto = ? WHERE run_id = ? "
+                "AND (summary_upto IS NULL OR summary_upto <= ?)",
+                [json.dumps(summary), agreement.model_dump_json(), upto, run_id, upto],
+            )
+        return summary, agreement
+
+    # ------------------------------------------------------------------ overrides
+
+    def add_override(
+        self,
+        run_id: str,
+        claim_id: str,
+        *,
+        verdict: str | None = None,
+        hallucination_type: str | None = None,
+        severity: str | None = None,
+        comment: str,
+        reviewer: str,
+    ) -> Override:
+        """Record a reviewer's correction; with no verdict/type/severity it confirms the claim."""
+        run_id = self.resolve(run_id)
+        if not reviewer.strip():
+            raise UsageError("an override needs a reviewer name")
+        if not comment.strip():
+            raise UsageError("an override needs a comment saying why")
+        values = {
+            "verdict": enum_or_none("verdict", verdict),
+            "hallucination_type": enum_or_none("hallucination_type", hallucination_type),
+            "severity": enum_or_none("severity", severity),
+        }
+        at = now()
+        with self._write():
+            found = self.db.execute(
+                "SELECT 1 FROM claims WHERE run_id = ? AND claim_id = ?", [run_id, claim_id]
+            ).fetchone()
+            if not found:
+                raise NotFoundError(f"claim {claim_id!r} not found in run {run_id}")
+            cur = self.db.execute(
+                "INSERT INTO overrides (run_id, claim_id, verdict, hallucination_type, severity, "
+                "comment, reviewer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [run_id, claim_id, *values.values(), comment, reviewer, at],
+            )
+            oid = cur.lastrowid
+            detail = {"claim_id": claim_id, "override_id": oid, "comment": comment, **values}
+            self._audit(reviewer, "override", run_id, detail)
+        self._refresh(run_id)
+        return Override(
+            id=oid,
+            run_id=run_id,
+            claim_id=claim_id,
+            comment=comment,
+            reviewer=reviewer,
+            created_at=at,
+            **values,
+        )
+
+    def override_history(self, run_id: str, claim_id: str | None = None) -> list[Override]:
+        """Every override of a run (or one claim), oldest first: the last one is in force."""
+        run_id = self.resolve(run_id)
+        where, args = "run_id = ?", [run_id]
+        if claim_id is not None:
+            where, args = where + " AND claim_id = ?", args + [claim_id]
+        rows = self.db.query(f"SELECT * FROM overrides WHERE {where} ORDER BY id", args)
+        return [override_of(r) for r in rows]
+
+    def review_queue(self, run_id: str) -> list[ReviewItem]:
+        """Claims a person must look at (gate.review_queue on effective verdicts, most severe
+        first), then any the judge queued that a reviewer has since cleared."""
+        run_id = self.resolve(run_id)
+        judged, overrides = self.load_report(run_id), self.override_history(run_id)
+        effective = eff.effective_report(judged, overrides)
+        latest = eff.latest_by_claim(overrides)
+        before = {c.claim_id: c for a in judged.analyses for c in a.claims}
+        after = {c.claim_id: c for a in effective.analyses for c in a.claims}
+        return [
+            ReviewItem(
+                claim=after[i],
+                judged=before[i],
+                reviewed=i in latest,
+                latest_override=latest.get(i),
+            )
+            for i in eff.review_ids(judged, effective)
+        ]
+
+    def judge_agreement(self, run_id: str) -> JudgeAgreement:
+        """Share of reviewed claims whose judge verdict the reviewers kept (DESIGN.md §3)."""
+        run_id = self.resolve(run_id)
+        return eff.judge_agreement(run_id, self.load_report(run_id), self.override_history(run_id))
+
+    def audit(self, run_id: str | None = None) -> list[AuditEntry]:
+        """The audit log (of one run, or all), oldest first."""
+        if run_id is None:
+            rows = self.db.query("SELECT * FROM audit_log ORDER BY id")
+        else:
+            rows = self.db.query(
+                "SELECT * FROM audit_log WHERE run_id = ? ORDER BY id", [self.resolve(run_id)]
+            )
+        return [AuditEntry(**{**r, "detail": json.loads(r["detail"] or "{}")}) for r in rows]
+
+
+def _run_columns(report: RunReport, digest: str) -> dict[str, Any]:
+    return {
+        "run_id": report.run_id,
+        "created_at": report.created_at,
+        "saved_at": now(),
+        "mode": report.mode.value,
+        "suite_name": report.suite.name,
+        "suite_hash": report.suite.content_hash,
+        "judge_id": report.judge.judge_id,
+        "prompt_version": report.judge.prompt_version,
+        "gated_system": report.decision.gated_system,
+        "policy": json.dumps(report.policy, ensure_ascii=False),
+        "status": report.decision.status.value,
+        "exit_code": report.decision.exit_code,
+        "timings": json.dumps(report.timings),
+        "report": report.model_dump_json(),
+        "report_hash": digest,
+    }

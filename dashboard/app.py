@@ -1,0 +1,46 @@
+"""halgate review dashboard: the entry file only sets up shared state and navigation.
+
+Started by ``halgate dashboard [--db FILE]`` (which passes the database as ``HALGATE_DB``) or
+``streamlit run`` on this file. Pages live in ``views/``; each reads the selected run and the
+reviewer from ``halgate.dashboard.state``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+from halgate.dashboard import loaders, state
+
+VIEWS = Path(__file__).parent / "views"
+
+st.set_page_config(page_title="halgate", page_icon=":material/fact_check:", layout="wide")
+
+pages = [
+    st.Page(VIEWS / "runs.py", title="Runs", icon=":material/list:", default=True),
+    st.Page(VIEWS / "overview.py", title="Overview", icon=":material/dashboard:"),
+    st.Page(VIEWS / "claims.py", title="Claims explorer", icon=":material/search:"),
+    st.Page(VIEWS / "triage.py", title="Triage", icon=":material/rule:"),
+    st.Page(VIEWS / "signoff.py", title="Sign-off", icon=":material/verified:"),
+    st.Page(VIEWS / "pairwise.py", title="Pairwise", icon=":material/compare:"),
+]
+page = st.navigation(pages)
+
+with st.sidebar:
+    st.markdown("### halgate")
+    db = state.db_path()
+    st.caption("Database")
+    st.text(db)
+    runs = loaders.runs(db)
+    ids = [r.run_id for r in runs]
+    current = state.selected_run()
+    if ids:
+        if current not in ids:
+            current = ids[0]
+            state.select_run(current)
+        choice = st.selectbox("Run", ids, index=ids.index(current))
+        if choice != current:
+            state.select_run(choice)
+    state.identity_box()
+
+page.run()

@@ -1,0 +1,205 @@
+"""Pieces several pages draw: the decision banner, the side-by-side evidence, the review form.
+
+Untrusted text (answers, documents, rationales, quotes) reaches the page only as markup from
+``halgate.highlight`` (built from escaped text) or through ``st.text``/``st.dataframe``,
+which never interpret it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+from halgate.dashboard import loaders, state
+from halgate.errors import HalgateError
+from halgate.highlight import (
+    css,
+    decision_banner,
+    highlight_answer,
+    highlight_source,
+    legend,
+    safe_id,
+    scroll_script,
+)
+from halgate.models import (
+    ClaimJudgement,
+    GateDecision,
+    HallucinationType,
+    RunReport,
+    Severity,
+    Verdict,
+)
+
+KEEP = "(keep)"
+
+
+def page_setup() -> None:
+    """Inject the evidence stylesheet (fixed text) once per page run."""
+    st.html(css())
+
+
+def banner(decision: GateDecision) -> None:
+    """The gate decision with every reason."""
+    st.html(decision_banner(decision))
+
+
+def require_run() -> tuple[str, str] | None:
+    """(db, run_id) of the selected run, or None after telling the user to pick one."""
+    run_id = state.selected_run()
+    if run_id is None:
+        st.info(
+            "No run selected. Load or start a run on the Runs page, or pick one in the sidebar."
+        )
+        return None
+    return state.db_path(), run_id
+
+
+def _claims_of(report: RunReport, case_id: str, system: str) -> list[ClaimJudgement]:
+    for a in report.analyses:
+        if a.case_id == case_id and a.system == system:
+            return a.claims
+    return []
+
+
+def _documents(report: RunReport, case_id: str) -> dict[str, tuple[str, str]]:
+    """doc_id -> (title, text) of the documents a case's answers are checked against."""
+    case = next((c for c in report.cases if c.case_id == case_id), None)
+    if case is None:
+        return {}
+    by_id = {d.doc_id: d for d in report.documents}
+    docs = [by_id[d] for d in case.doc_ids if d in by_id] + list(case.documents)
+    return {d.doc_id: (d.title or d.doc_id, d.text) for d in docs}
+
+
+def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
+    """Answer with claim spans by verdict beside the source with the cited passage in view."""
+    case = next((c for c in report.cases if c.case_id == claim.case_id), None)
+    st.caption("Question")
+    st.text(case.question if case else "(case not in report)")
+    left, right = st.columns(2, gap="medium")
+    with left:
+        st.markdown(f"**Answer** · system `{state.plain(claim.system)}`")
+        answer = report.answers.get(claim.system, {}).get(claim.case_id, "")
+        st.html(
+            highlight_answer(
+                answer, _claims_of(report, claim.case_id, claim.system), claim.claim_id
+            )
+        )
+        st.html(legend())
+    with right:
+        docs = _documents(report, claim.case_id)
+        cited = list(dict.fromkeys(c.doc_id for c in claim.citations if c.doc_id in docs))
+        choices = cited + [d for d in docs if d not in cited]
+        if not choices:
+            st.warning("No source document for this case.")
+        else:
+            doc_id = choices[0]
+            if len(choices) > 1:
+                doc_id = st.selectbox(
+                    "Source document",
+                    choices,
+                    key=f"{key}-doc",
+                    format_func=lambda d: (
+                        f"{docs[d][0]} ({'cited' if d in cited else 'not cited'})"
+                    ),
+                )
+            title, text = docs[doc_id]
+            st.markdown(f"**Source** · {state.plain(title)}")
+            anchor = safe_id(f"cite-{key}-{doc_id}")
+            mine = [c for c in claim.citations if c.doc_id == doc_id]
+            st.html(highlight_source(text, mine, anchor=anchor))
+            st.html(scroll_script(anchor), unsafe_allow_javascript=True)
+    claim_facts(claim)
+
+
+def claim_facts(claim: ClaimJudgement) -> None:
+    """Verdict, type, severity, rationale and the verification status of each citation."""
+    cols = st.columns(4)
+    cols[0].metric("Verdict", claim.verdict.value)
+    cols[1].metric("Severity", claim.severity.value if claim.severity else "—")
+    cols[2].metric("Type", claim.hallucination_type.value if claim.hallucination_type else "—")
+    cols[3].metric("Judge score", f"{claim.score:.2f}")
+    st.caption("Claim")
+    st.text(claim.text)
+    st.caption("Rationale")
+    st.text(claim.rationale)
+    if not claim.citations:
+        st.warning("The judge cited no passage for this claim.")
+    for c in claim.citations:
+        status = f"verified ({c.match} match)" if c.verified else "NOT FOUND in the source"
+        st.caption(f"Citation in {state.plain(c.doc_id)}: {status}")
+        st.text(c.quote)
+
+
+def _choice(label: str, options: list[str], key: str) -> str | None:
+    value = st.selectbox(label, [KEEP, *options], key=key)
+    return None if value == KEEP else value
+
+
+def review_form(
+    db: str, run_id: str, claim: ClaimJudgement, key: str, on_skip: Callable[[], None] | None = None
+) -> None:
+    """Confirm or overturn a claim (new verdict/type/severity) with a comment, or skip it.
+
+    Writes happen in the submit callbacks, which Streamlit runs before the page redraws, so a
+    banner drawn after this form already shows the decision with the new override.
+    """
+    with st.form(key=f"{key}-form", clear_on_submit=True):
+        comment = f"{key}-comment"
+        st.text_area("Comment (why)", key=comment, placeholder="What in the source decides it?")
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            _choice("New verdict", [v.value for v in Verdict], f"{key}-verdict")
+        with c2:
+            _choice("New type", [t.value for t in HallucinationType], f"{key}-type")
+        with c3:
+            _choice("New severity", [s.value for s in Severity], f"{key}-severity")
+        b1, b2, b3 = st.columns(3)
+        b1.form_submit_button(
+            "Confirm judge",
+            on_click=_submit,
+            args=(db, run_id, claim.claim_id, key, False),
+            type="primary",
+        )
+        b2.form_submit_button(
+            "Overturn", on_click=_submit, args=(db, run_id, claim.claim_id, key, True)
+        )
+        if on_skip is not None:
+            b3.form_submit_button("Skip", on_click=on_skip)
+
+
+def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> None:
+    """Record the override the form describes (a callback: runs before the next render)."""
+    reviewer = state.reviewer()
+    if not reviewer:
+        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
+        return
+    picked = {
+        field: None
+        if st.session_state.get(f"{key}-{suffix}") in (None, KEEP)
+        else st.session_state[f"{key}-{suffix}"]
+        for field, suffix in (
+            ("verdict", "verdict"),
+            ("hallucination_type", "type"),
+            ("severity", "severity"),
+        )
+    }
+    comment = str(st.session_state.get(f"{key}-comment") or "").strip()
+    if overturn and not any(picked.values()):
+        state.flash("To overturn, choose a new verdict, type or severity.", "error")
+        return
+    if not overturn:
+        picked = dict.fromkeys(picked)
+        comment = comment or "confirmed the judge's verdict"
+    if not comment:
+        state.flash("Say why in the comment: an overturn needs a reason.", "error")
+        return
+    try:
+        with state.open_store() as store:
+            store.add_override(run_id, claim_id, comment=comment, reviewer=reviewer, **picked)
+    except HalgateError as exc:
+        state.flash(str(exc), "error")
+        return
+    loaders.invalidate()
+    what = "overturned" if overturn else "confirmed"
+    state.flash(f"{claim_id} {what} by {reviewer}.")

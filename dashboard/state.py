@@ -1,0 +1,127 @@
+"""Per-session state the pages share: which database, which run, who is reviewing.
+
+Kept in one module so every page reads the same keys; nothing here touches the database
+except through ``open_store``, which opens a fresh Store per operation (SQLite connections
+must not cross Streamlit's script threads).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+from halgate.store import Store
+
+DEFAULT_DB = "halgate.db"
+RUN_KEY = "run_id"
+REVIEWER_KEY = "reviewer_name"
+
+
+def db_path() -> str:
+    """The review database: ``HALGATE_DB`` (set by ``halgate dashboard --db``) or the default."""
+    if "db_path" not in st.session_state:
+        st.session_state["db_path"] = os.environ.get("HALGATE_DB", DEFAULT_DB)
+    return str(st.session_state["db_path"])
+
+
+@contextmanager
+def open_store() -> Iterator[Store]:
+    """A Store for one operation, closed afterwards."""
+    store = Store(db_path())
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def selected_run() -> str | None:
+    """The run the pages show, chosen in the sidebar."""
+    value = st.session_state.get(RUN_KEY)
+    return str(value) if value else None
+
+
+def select_run(run_id: str) -> None:
+    """Make ``run_id`` the run every page shows (e.g. after a new run or an upload)."""
+    st.session_state[RUN_KEY] = run_id
+
+
+def _auth_configured() -> bool:
+    """True when ``[auth]`` is set in secrets, i.e. ``st.login`` can be used."""
+    try:
+        return "auth" in st.secrets
+    except Exception:  # no secrets file at all: Streamlit raises rather than answering False
+        return False
+
+
+def logged_in_user() -> str | None:
+    """The identity from Streamlit's built-in authentication, when a user is logged in."""
+    try:
+        info = st.user.to_dict()
+    except Exception:  # st.user is unavailable outside a running app
+        return None
+    if not info.get("is_logged_in"):
+        return None
+    return str(info.get("email") or info.get("name") or "") or None
+
+
+def identity_box() -> str | None:
+    """Draw the reviewer identity control in the sidebar and return the reviewer, if known.
+
+    With ``[auth]`` in secrets, identity comes from ``st.login``/``st.user``; otherwise the
+    reviewer types a name once and it is kept for the browser session.
+    """
+    user = logged_in_user()
+    if user:
+        st.caption("Signed in as")
+        st.text(user)
+        if _auth_configured():
+            st.button("Log out", on_click=st.logout)
+        return user
+    if _auth_configured():
+        st.button("Log in", on_click=st.login, type="primary")
+        return None
+    name = st.text_input("Your name (recorded with reviews)", key=REVIEWER_KEY)
+    return name.strip() or None
+
+
+def reviewer() -> str | None:
+    """Who is reviewing, as established by ``identity_box`` in this session."""
+    user = logged_in_user()
+    if user:
+        return user
+    if _auth_configured():
+        return None
+    name = st.session_state.get(REVIEWER_KEY) or ""
+    return str(name).strip() or None
+
+
+def release_managers(policy: dict) -> list[str]:
+    """Who may sign off: the run policy's ``release_managers`` plus ``HALGATE_RELEASE_MANAGERS``."""
+    names = list(policy.get("release_managers") or [])
+    env = os.environ.get("HALGATE_RELEASE_MANAGERS", "")
+    names += [n.strip() for n in env.split(",") if n.strip()]
+    return list(dict.fromkeys(names))
+
+
+def flash(message: str, kind: str = "success") -> None:
+    """Queue a message for the next render (callbacks run before the page draws)."""
+    st.session_state["_flash"] = (kind, message)
+
+
+def show_flash() -> None:
+    """Show and forget the queued message, if any (plain text, never markdown)."""
+    item = st.session_state.pop("_flash", None)
+    if item:
+        kind, message = item
+        show = {"success": st.success, "error": st.error, "warning": st.warning}
+        show.get(kind, st.info)(plain(message))
+
+
+_MARKDOWN_SPECIALS = "\\`*_{}[]()#+-.!|<>~$:"
+
+
+def plain(text: str) -> str:
+    """Backslash-escape Markdown so text quoting user input (names, ids) shows literally."""
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in text)

@@ -1,0 +1,97 @@
+"""Claims explorer: filter every claim of the run, then inspect one with its evidence.
+
+The table is built once per run version (cached) and filtered with vectorised pandas, so a
+run of tens of thousands of claims stays responsive.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from halgate.dashboard import components, loaders, state
+from halgate.models import SEVERITIES_DESC, HallucinationType, Verdict
+from halgate.tables import ClaimFilter, filter_claims
+
+SHOW_ROWS = 2000
+PICK_ROWS = 500
+
+components.page_setup()
+st.title("Claims explorer")
+state.show_flash()
+picked = components.require_run()
+if picked is None:
+    st.stop()
+db, run_id = picked
+version = loaders.run_version(db, run_id)
+df = loaders.claims(db, run_id, version)
+report = loaders.effective_report(db, run_id, version)
+
+with st.expander("Filters", expanded=True):
+    c1, c2, c3, c4 = st.columns(4)
+    systems = c1.multiselect("System", sorted(df["system"].unique()), key="f-system")
+    verdicts = c2.multiselect("Verdict", [v.value for v in Verdict], key="f-verdict")
+    severities = c3.multiselect("Severity", [s.value for s in SEVERITIES_DESC], key="f-severity")
+    types = c4.multiselect("Type", [t.value for t in HallucinationType], key="f-type")
+    c5, c6, c7, c8 = st.columns(4)
+    all_tags = sorted({t for c in report.cases for t in c.tags})
+    tags = c5.multiselect("Case tag", all_tags, key="f-tag")
+    cases = c6.multiselect("Case", [c.case_id for c in report.cases], key="f-case")
+    citation = c7.selectbox(
+        "Citation",
+        ["any", "verified", "unverified", "none"],
+        key="f-citation",
+        help="verified: every quote was found in its source; none: the claim cites nothing.",
+    )
+    overridden = c8.selectbox("Overridden", ["any", "yes", "no"], key="f-overridden")
+
+f = ClaimFilter(
+    systems=systems,
+    verdicts=verdicts,
+    severities=severities,
+    types=types,
+    tags=tags,
+    cases=cases,
+    citation=citation,
+    overridden=overridden,
+)
+shown = filter_claims(df, f)
+st.caption(
+    f"{len(shown)} of {len(df)} claims match"
+    + (f"; showing the first {SHOW_ROWS}" if len(shown) > SHOW_ROWS else "")
+)
+event = st.dataframe(
+    shown.head(SHOW_ROWS),
+    hide_index=True,
+    on_select="rerun",
+    selection_mode="single-row",
+    key="claims-table",
+    column_config={"score": st.column_config.ProgressColumn(min_value=0.0, max_value=1.0)},
+)
+
+options = shown["claim_id"].head(PICK_ROWS).tolist()
+rows = event.selection.rows if event and event.selection else []
+selected = shown["claim_id"].iloc[rows[0]] if rows else None
+if options:
+    index = options.index(selected) if selected in options else 0
+    selected = st.selectbox(
+        "Inspect claim",
+        options,
+        index=index,
+        key=f"pick-{selected or ''}",
+        help="Or select a row in the table.",
+    )
+if selected is None:
+    st.info("No claim matches the filters.")
+    st.stop()
+
+claim = next(c for a in report.analyses for c in a.claims if c.claim_id == selected)
+st.subheader("Evidence")
+components.evidence(report, claim, key="ex")
+history = [o for o in loaders.overrides(db, run_id, version) if o.claim_id == selected]
+if history:
+    st.caption("Review history (newest last)")
+    st.dataframe(
+        [o.model_dump(exclude={"id", "run_id", "claim_id"}, mode="json") for o in history],
+        hide_index=True,
+    )
+st.subheader("Override")
+components.review_form(db, run_id, claim, key=f"ov-{selected}")

@@ -1,0 +1,129 @@
+"""Overview of one run: the decision and why, rates with intervals, what shifted, what is left.
+
+Everything shown is computed from effective verdicts (judge verdicts with reviews applied).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+from halgate.charts import (
+    severity_shift_chart,
+    tag_shift_chart,
+    transitions_chart,
+    type_shift_chart,
+)
+from halgate.dashboard import components, loaders, state
+from halgate.tables import verdict_transitions
+
+components.page_setup()
+st.title("Overview")
+state.show_flash()
+picked = components.require_run()
+if picked is None:
+    st.stop()
+db, run_id = picked
+version = loaders.run_version(db, run_id)
+report = loaders.effective_report(db, run_id, version)
+
+st.caption(
+    state.plain(
+        f"Run {report.run_id} · suite {report.suite.name} ({report.suite.n_cases} cases) · "
+        f"judge {report.judge.judge_id} · mode {report.mode.value} · {report.created_at}"
+    )
+)
+components.banner(report.decision)
+
+queue = loaders.queue(db, run_id, version)
+pending = sum(1 for item in queue if not item.reviewed)
+agreement = loaders.agreement(db, run_id, version)
+m1, m2, m3 = st.columns(3)
+m1.metric("Pending review", pending, help="Claims in the review queue without a review.")
+m2.metric("Reviewed", f"{len(queue) - pending} of {len(queue)}")
+overall = agreement.overall
+m3.metric(
+    "Judge agreement",
+    "—" if overall.rate is None else f"{overall.rate:.0%}",
+    help=f"Share of reviewed claims whose verdict the reviewers kept ({overall.kept} of "
+    f"{overall.reviewed}).",
+)
+
+st.subheader("Rates")
+rates = pd.DataFrame(
+    [
+        {
+            "system": name,
+            "answers": r.n_answers,
+            "claims": r.n_claims,
+            "hallucination rate (micro)": r.micro_rate,
+            "macro": r.macro_rate,
+            "answers with a hallucination": r.answer_level_rate,
+            "fabrication rate": r.fabrication_rate,
+            "contradiction rate": r.contradiction_rate,
+        }
+        for name, r in report.rates.items()
+    ]
+)
+pct = st.column_config.NumberColumn(format="percent")
+st.dataframe(
+    rates,
+    hide_index=True,
+    column_config={c: pct for c in rates.columns if c not in ("system", "answers", "claims")},
+)
+comparison = report.comparison
+if comparison is not None:
+    ch = comparison.rate_change
+    if ch.estimate is not None:
+        ci = (
+            f"95% CI {ch.ci_low:+.1%} to {ch.ci_high:+.1%}"
+            if ch.ci_low is not None and ch.ci_high is not None
+            else "no interval"
+        )
+        st.metric(
+            f"Rate change, {comparison.candidate} − {comparison.baseline}",
+            f"{ch.estimate:+.1%}",
+            delta=ci,
+            delta_color="off",
+            help=f"Paired bootstrap over {ch.n_cases} cases, {ch.resamples} resamples, "
+            f"seed {ch.seed}. Positive = worse.",
+        )
+    if comparison.new_hallucination_types:
+        st.warning(
+            "New hallucination types in the candidate: "
+            + ", ".join(t.value for t in comparison.new_hallucination_types)
+        )
+    st.subheader("Severity shift")
+    c1, c2, c3 = st.columns(3)
+    c1.plotly_chart(severity_shift_chart(report), key="sev")
+    c2.plotly_chart(type_shift_chart(report), key="type")
+    c3.plotly_chart(tag_shift_chart(report), key="tag")
+
+    st.subheader("Verdict transitions per case")
+    transitions = verdict_transitions(report)
+    t1, t2 = st.columns([2, 3])
+    t1.plotly_chart(transitions_chart(transitions), key="transitions")
+    changed = transitions[transitions["changed"]]
+    t2.caption(f"{len(changed)} of {len(transitions)} case(s) changed their worst verdict")
+    t2.dataframe(changed.drop(columns="changed"), hide_index=True, height=300)
+
+if agreement.by_verdict:
+    st.subheader("Judge agreement from reviews")
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {"judge verdict": k, "reviewed": c.reviewed, "kept": c.kept, "agreement": c.rate}
+                for k, c in agreement.by_verdict.items()
+            ]
+            + [
+                {
+                    "judge verdict": f"severity {k}",
+                    "reviewed": c.reviewed,
+                    "kept": c.kept,
+                    "agreement": c.rate,
+                }
+                for k, c in agreement.by_severity.items()
+            ]
+        ),
+        hide_index=True,
+        column_config={"agreement": pct},
+    )

@@ -1,0 +1,124 @@
+"""Runs: every run with its decision, trends across runs, and ways to add a run.
+
+A run is added by evaluating a suite (a folder on the server or an uploaded zip) or by loading
+a report JSON; either way it goes through the same halgate functions the CLI uses.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+from halgate.charts import judge_health_chart, rate_trend_chart
+from halgate.dashboard import actions, components, loaders, state
+from halgate.judges.base import judge_names
+from halgate.tables import trend_rows
+
+HEALTH_RUNS = 12
+
+components.page_setup()
+st.title("Runs")
+state.show_flash()
+db = state.db_path()
+runs = loaders.runs(db)
+
+if not runs:
+    st.info(f"No runs in {db} yet. Start one or load a report below.")
+else:
+    table = pd.DataFrame(
+        [
+            {
+                "run": r.run_id,
+                "created": r.created_at,
+                "suite": r.suite_name,
+                "mode": r.mode.value,
+                "judge": r.judge_id,
+                "decision": r.status.value,
+                "as judged": r.judged_status.value,
+                "rate": r.micro_rate,
+                "change": r.rate_change,
+                "pending review": r.pending_review,
+                "overrides": r.n_overrides,
+                "sign-off": (r.signoff.value + (" (stale)" if r.signoff_stale else ""))
+                if r.signoff
+                else "",
+            }
+            for r in runs
+        ]
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={
+            "rate": st.column_config.NumberColumn(format="percent"),
+            "change": st.column_config.NumberColumn(format="percent"),
+        },
+    )
+    ids = [r.run_id for r in runs]
+    current = state.selected_run()
+    choice = st.selectbox(
+        "Open run", ids, index=ids.index(current) if current in ids else 0, key="runs-open"
+    )
+    if st.button("Open", type="primary"):
+        state.select_run(choice)
+        st.switch_page("views/overview.py")
+
+    trend, health = st.columns(2)
+    trend.plotly_chart(rate_trend_chart(pd.DataFrame(trend_rows(runs))), key="trend")
+    recent = runs[:HEALTH_RUNS]
+    health_rows = [loaders.health_row(db, r.run_id, r.agreement) for r in recent]
+    health.plotly_chart(judge_health_chart(pd.DataFrame(health_rows)), key="health")
+
+st.divider()
+start, load = st.tabs(["Start a new run", "Load a report JSON"])
+
+with start:
+    with st.form("new-run"):
+        source = st.radio(
+            "Suite", ["Folder on this machine", "Upload a zipped suite"], key="nr-src"
+        )
+        folder = st.text_input("Suite folder path", key="nr-folder")
+        archive = st.file_uploader("Zipped suite", type=["zip"], key="nr-zip")
+        c1, c2 = st.columns(2)
+        judge = c1.selectbox("Judge", judge_names(), key="nr-judge")
+        mode = c2.selectbox("Mode", ["compare", "gate", "consistency"], key="nr-mode")
+        policy_choice = st.radio(
+            "Policy",
+            ["The suite's policy.toml, else defaults", "Built-in defaults", "Upload TOML"],
+            key="nr-policy",
+        )
+        policy_file = st.file_uploader("Policy TOML", type=["toml"], key="nr-policy-file")
+        submitted = st.form_submit_button("Run", type="primary")
+    if submitted:
+        bar = st.progress(0.0, text="Loading the suite…")
+        try:
+            run_id = actions.start_run(
+                db,
+                folder=folder if source.startswith("Folder") else None,
+                archive=archive.getvalue() if archive and source.startswith("Upload") else None,
+                judge=judge,
+                mode=mode,
+                policy_choice=policy_choice,
+                policy_toml=policy_file.getvalue() if policy_file else None,
+                progress=lambda done, total: bar.progress(
+                    done / max(total, 1), text=f"Judged {done} of {total} cases"
+                ),
+            )
+        except actions.ActionError as exc:
+            bar.empty()
+            st.error(state.plain(str(exc)))
+        else:
+            state.select_run(run_id)
+            state.flash(f"Run {run_id} saved.")
+            st.rerun()
+
+with load:
+    upload = st.file_uploader("Report JSON (from `halgate run --out`)", type=["json"], key="rep")
+    if upload is not None and st.button("Load report", key="rep-load"):
+        try:
+            run_id = actions.import_report(db, upload.getvalue(), upload.name)
+        except actions.ActionError as exc:
+            st.error(state.plain(str(exc)))
+        else:
+            state.select_run(run_id)
+            state.flash(f"Report {upload.name} loaded as run {run_id}.")
+            st.rerun()

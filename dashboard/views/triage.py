@@ -1,0 +1,81 @@
+"""Triage: the review queue one claim at a time, most severe first.
+
+The banner, the progress and the claim card live in one fragment with the review form, so a
+confirm or overturn redraws just this part, and the banner already shows the decision with
+the new override (the write happens in the form's callback, before the redraw).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from halgate.dashboard import components, loaders, state
+
+SKIPPED = "triage_skipped"
+
+components.page_setup()
+st.title("Triage")
+picked = components.require_run()
+if picked is None:
+    st.stop()
+db, run_id = picked
+
+
+def _skip(claim_id: str) -> None:
+    st.session_state.setdefault(SKIPPED, {}).setdefault(run_id, []).append(claim_id)
+
+
+@st.fragment
+def triage() -> None:
+    """Banner, progress and the next claim to review with its evidence and the form."""
+    version = loaders.run_version(db, run_id)
+    report = loaders.effective_report(db, run_id, version)
+    components.banner(report.decision)
+    state.show_flash()
+    queue = loaders.queue(db, run_id, version)
+    done = sum(1 for item in queue if item.reviewed)
+    st.progress(done / len(queue) if queue else 1.0, text=f"{done} of {len(queue)} reviewed")
+    if not queue:
+        st.success("The review queue of this run is empty.")
+        return
+    skipped = set(st.session_state.get(SKIPPED, {}).get(run_id, []))
+    todo = [i for i in queue if not i.reviewed and i.claim.claim_id not in skipped]
+    if not todo:
+        if skipped and any(not i.reviewed for i in queue):
+            st.info(f"Only skipped claims are left ({len(skipped)}).")
+            if st.button("Go through the skipped claims again"):
+                st.session_state[SKIPPED][run_id] = []
+                st.rerun(scope="fragment")
+        else:
+            st.success("Every claim in the queue has been reviewed.")
+        return
+    item = todo[0]
+    claim = item.claim
+    st.subheader(
+        f"{claim.severity.value if claim.severity else 'UNRATED'} · {claim.verdict.value}"
+        + (f" · {claim.hallucination_type.value}" if claim.hallucination_type else "")
+    )
+    st.caption(state.plain(f"claim {claim.claim_id} · {len(todo)} left to review"))
+    components.evidence(report, claim, key="tr")
+    components.review_form(
+        db, run_id, claim, key=f"tr-{claim.claim_id}", on_skip=lambda: _skip(claim.claim_id)
+    )
+
+
+triage()
+
+with st.expander("Whole queue"):
+    version = loaders.run_version(db, run_id)
+    st.dataframe(
+        [
+            {
+                "claim": i.claim.claim_id,
+                "severity": i.claim.severity.value if i.claim.severity else "",
+                "verdict": i.claim.verdict.value,
+                "judge verdict": i.judged.verdict.value,
+                "reviewed": i.reviewed,
+                "by": i.latest_override.reviewer if i.latest_override else "",
+            }
+            for i in loaders.queue(db, run_id, version)
+        ],
+        hide_index=True,
+    )

@@ -1,0 +1,86 @@
+"""`halgate run` end to end: exit codes, schema-valid reports, the three offline modes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import jsonschema
+
+from halgate.engine import run_suite
+from halgate.judges.base import create_judge
+from halgate.models import Mode
+from halgate.policy import Policy
+from halgate.reports.summary import summary_text
+from halgate.schemas import load_schema
+from halgate.suite import load_suite
+
+from .conftest import EXAMPLE_SUITE
+
+
+def halgate(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "halgate.cli", *args], capture_output=True,
+                          text=True)
+
+
+def test_example_suite_fails_the_gate_and_writes_a_valid_report(tmp_path):
+    out = tmp_path / "r.json"
+    proc = halgate("run", str(EXAMPLE_SUITE), "--out", str(out), "-q", "--no-save")
+    assert proc.returncode in (1, 3), proc.stderr
+    assert "Gate: FAILED" in proc.stdout or "Gate: NEEDS_REVIEW" in proc.stdout
+    assert "block_on_severity" in proc.stdout and "med-" in proc.stdout  # names severe claims
+    data = json.loads(out.read_text())
+    jsonschema.validate(data, load_schema("run_report"))
+    assert data["comparison"]["regression_detected"] is True
+
+
+def test_usage_error_exits_4_without_traceback():
+    proc = halgate("run", str(EXAMPLE_SUITE), "--mode", "nonsense")
+    assert proc.returncode == 4 and "Traceback" not in proc.stderr
+
+
+def test_unknown_system_is_a_clear_error(tiny_suite):
+    proc = halgate("run", str(tiny_suite), "--candidate", "v9", "-q", "--no-save")
+    assert proc.returncode == 4
+    assert "system 'v9' has no answers/v9.jsonl" in proc.stderr
+
+
+def test_tiny_suite_compare_catches_dose_and_pregnancy_errors(tiny_suite):
+    report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy())
+    cand = {a.case_id: a for a in report.analyses if a.system == "candidate"}
+    assert cand["q1"].counts.CONTRADICTED == 1  # 200 mg vs 100 mg
+    assert cand["q2"].hallucination_rate == 1.0  # "can be used" vs "must not be used"
+    assert cand["q3"].hallucination_rate == 0.0
+    assert report.decision.status.value == "FAILED"
+    assert report.rates["baseline"].micro_rate == 0.0
+
+
+def test_consistency_mode_scores_against_reference_and_flags_empty(tiny_suite):
+    path = tiny_suite / "answers" / "candidate.jsonl"
+    lines = path.read_text().splitlines()
+    lines[2] = json.dumps({"case_id": "q3", "answer": "   "})
+    path.write_text("\n".join(lines) + "\n")
+    report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy(),
+                       mode=Mode.CONSISTENCY)
+    by_case = {a.case_id: a for a in report.analyses}
+    assert report.systems == ["candidate"]
+    assert by_case["q1"].consistency_score == 0.0 and by_case["q1"].hallucination_flag
+    assert by_case["q3"].error_message == "empty output" and by_case["q3"].claims == []
+    assert "Mean consistency score" in summary_text(report)
+
+
+def test_gate_mode_judges_one_system_against_documents(tiny_suite):
+    report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy(),
+                       mode=Mode.GATE, system="baseline")
+    assert report.comparison is None and report.systems == ["baseline"]
+    assert report.rates["baseline"].micro_rate == 0.0
+    assert report.decision.status.value == "PASSED"
+
+
+def test_runs_are_deterministic(tiny_suite):
+    suite = load_suite(tiny_suite)
+    a = run_suite(suite, create_judge("offline"), Policy())
+    b = run_suite(suite, create_judge("offline"), Policy())
+    assert [x.model_dump() for x in a.analyses] == [x.model_dump() for x in b.analyses]
+    assert a.comparison == b.comparison
