@@ -7,36 +7,22 @@ name the signal that decided it, and the same features are stored with the claim
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from itertools import permutations
 
+from .attribution import SourceReference, find_reference, resolve_reference
 from .quantities import Quantity, comparable, extract_quantities, quantity_matches
 from .retrieval import DocumentIndex, EvidenceIndex, Hit, Passage
-from .text import (
-    certainty_cues,
-    content_stems,
-    hedge_cues,
-    negated_stems,
-    proper_names,
-    tokenize,
-)
+from .text import content_stems, hedge_cues, negated_stems, proper_names, tokenize
 
-_ATTRIBUTION = [
-    re.compile(r"\baccording to (?:the )?(?P<src>[^,.;:]{2,80})", re.I),
-    re.compile(
-        r"\b(?:as )?(?:stated|noted|described|mentioned|outlined|explained|specified|listed)"
-        r" (?:in|by) (?:the )?(?P<src>[^,.;:]{2,80})",
-        re.I,
-    ),
-    re.compile(
-        r"^(?:the )?(?P<src>[A-Z][^,.;:]{2,60}?) (?:says|states|notes|reports|explains|"
-        r"specifies|indicates|confirms)\b"
-    ),
-]
-
-
-# A claim that keeps a modal ("can take", "could cause") has not turned a hedge into a fact.
-_MODALS = frozenset("can could may might should".split())
+# A claim that keeps a modal ("can take", "must give", "is allowed") keeps the source's
+# modality: it has not turned a possibility into a flat fact.
+_MODALS = frozenset("can could may might must allowed allow allows permitted".split())
+_CONTEXT_CHARS = 40
+_EXCEPTIONS = frozenset("unless except only".split())
+# Versions and dates say which document or release a passage is about; plain values are
+# what is being checked, so they must not steer the choice of evidence.
+_IDENTIFYING = frozenset({"version", "date"})
 
 
 @dataclass(frozen=True)
@@ -44,38 +30,56 @@ class ClaimFeatures:
     """What a claim asserts, in the terms the alignment rules compare."""
 
     text: str
+    body: str  # the text with any named source blanked out
+    tokens: tuple[str, ...]
     stems: tuple[str, ...]
     quantities: tuple[Quantity, ...]
     names: tuple[str, ...]
     negated: frozenset[str]
     hedged: bool
-    certain: bool
-    attribution: str | None
+    reference: SourceReference | None
 
 
 def claim_features(text: str) -> ClaimFeatures:
     """Features of a claim; words naming an attributed source are not matched as content."""
-    attribution, body = _attribution(text)
+    ref = find_reference(text)
+    body = text
+    if ref is not None:  # blank the source's name out, keeping offsets
+        body = text[: ref.start] + " " * (ref.end - ref.start) + text[ref.end :]
     tokens = tokenize(body)
     return ClaimFeatures(
         text=text,
+        body=body,
+        tokens=tuple(tokens),
         stems=tuple(dict.fromkeys(content_stems(tokens))),
         quantities=tuple(extract_quantities(body)),
         names=tuple(proper_names(body)),
         negated=frozenset(negated_stems(tokens)),
-        hedged=bool(hedge_cues(body, tokens)) or any(t in _MODALS for t in tokens),
-        certain=bool(certainty_cues(tokens)),
-        attribution=attribution,
+        hedged=bool(hedge_cues(tokens)) or _keeps_modality(tokens),
+        reference=ref,
     )
 
 
-def _attribution(text: str) -> tuple[str | None, str]:
-    for pattern in _ATTRIBUTION:
-        m = pattern.search(text)
-        if m:
-            src = m.group("src").strip()
-            return src, text[: m.start("src")] + " " * len(src) + text[m.end("src") :]
-    return None, text
+def _keeps_modality(tokens: list[str]) -> bool:
+    pairs = zip(tokens, tokens[1:], strict=False)
+    return any(t in _MODALS for t in tokens) or ("up", "to") in pairs
+
+
+@dataclass(frozen=True)
+class QuestionFeatures:
+    """The question's words and numbers: an answer may repeat them without a source."""
+
+    vocabulary: frozenset[str]
+    stems: frozenset[str]
+    quantities: tuple[Quantity, ...]
+
+
+def question_features(text: str) -> QuestionFeatures:
+    """Features of a case's question."""
+    tokens = tokenize(text)
+    return QuestionFeatures(
+        frozenset(tokens), frozenset(content_stems(tokens)), tuple(extract_quantities(text))
+    )
 
 
 @dataclass
@@ -102,16 +106,17 @@ class Alignment:
 def align(
     claim: ClaimFeatures,
     index: EvidenceIndex,
-    question_vocab: frozenset[str],
-    question_stems: frozenset[str],
+    question: QuestionFeatures,
     k: int,
     multi: int,
     multi_discount: float,
+    named_bonus: float = 0.2,
 ) -> Alignment:
     """Retrieve evidence for a claim and compute every alignment signal."""
     wanted = set(claim.stems)
     hits = index.search(claim.stems, k) if claim.stems else []
-    ranked = sorted(hits, key=lambda h: (-len(wanted & h.passage.stems), -h.score))
+    named = resolve_reference(claim.reference, index.docs) if claim.reference else None
+    ranked = _rank(hits, claim, index, named.doc_id if named else None, named_bonus)
     best = ranked[0].passage if ranked else None
     coverage = _cover(wanted, best.stems) if best else 0.0
     support, union = _greedy_cover(wanted, ranked[:multi])
@@ -122,18 +127,42 @@ def align(
         coverage=coverage,
         support_coverage=max(coverage, multi_cov),
         doc_coverage=_cover(wanted, index.stems),
-        question_coverage=_cover(wanted, question_stems),
+        question_coverage=_cover(wanted, question.stems) if wanted else 0.0,
         support=[best] if best and coverage >= multi_cov else support,
         missing_stems=sorted(wanted - union - (best.stems if best else frozenset())),
     )
-    _numbers(claim, al, index.docs)
-    known = (index.vocabulary, question_vocab)
+    _numbers(claim, al, index, hits, question)
+    known = (index.vocabulary, question.vocabulary)
     al.names_missing = [n for n in claim.names if not _name_known(n, known)]
     if best:
-        al.negation_mismatch = _negation_mismatch(claim, best)
+        # Any passage the claim rests on may deny it (a record's "WiFi: no" among others).
+        al.negation_mismatch = any(_negation_mismatch(claim, p) for p in al.support or [best])
         al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted)
-    _citation(claim, al, index)
+    _citation(claim, al, index, named)
     return al
+
+
+def _rank(
+    hits: list[Hit], claim: ClaimFeatures, index: EvidenceIndex, named: str | None, bonus: float
+) -> list[Hit]:
+    """Evidence order: coverage, plus shared versions/dates, plus a head start for a document
+    the claim names; ties go to the newest document version, then to retrieval score."""
+    wanted = set(claim.stems)
+    recency = {d.doc_id: d.recency for d in index.docs}
+    identifying = [q for q in claim.quantities if q.kind in _IDENTIFYING]
+
+    def key(h: Hit) -> tuple[float, str, float]:
+        p = h.passage
+        shared = sum(any(quantity_matches(q, o) for o in p.quantities) for q in identifying)
+        cov = _cover(wanted, p.stems) + 0.1 * shared + (bonus if p.doc_id == named else 0.0)
+        return (-cov, _negate(recency.get(p.doc_id, "")), -h.score)
+
+    return sorted(hits, key=key)
+
+
+def _negate(s: str) -> str:
+    # Sort newest first with an ascending sort: map each digit d to 9 - d.
+    return s.translate(str.maketrans("0123456789", "9876543210"))
 
 
 def _greedy_cover(wanted: set[str], hits: list[Hit]) -> tuple[list[Passage], frozenset[str]]:
@@ -152,26 +181,86 @@ def _cover(wanted: set[str], have: frozenset[str]) -> float:
     return len(wanted & have) / len(wanted) if wanted else 1.0
 
 
-def _numbers(claim: ClaimFeatures, al: Alignment, docs: list[DocumentIndex]) -> None:
-    """Unmatched claim numbers; a comparable different number nearby is a conflict."""
-    near = [p for p in al.support] + ([al.best] if al.best and al.best not in al.support else [])
+def _numbers(
+    claim: ClaimFeatures,
+    al: Alignment,
+    index: EvidenceIndex,
+    hits: list[Hit],
+    question: QuestionFeatures,
+) -> None:
+    """Unmatched claim numbers; a different value in the same context nearby is a conflict.
+
+    Order matters: the best evidence first (a number found there is supported, a rival
+    value there is a conflict), then the same number in the same context in any retrieved
+    passage, then anywhere in the documents or the question (not invented, if not proven).
+    """
+    near = list(al.support) + ([al.best] if al.best and al.best not in al.support else [])
     for q in claim.quantities:
+        shown = claim.body[q.start : q.end].rstrip(".")
         if any(quantity_matches(q, o) for p in near for o in p.quantities):
             continue
-        if al.best and any(comparable(q, o) for o in al.best.quantities):
-            al.number_conflict = al.best
-            al.numbers_unmatched.append(claim.text[q.start : q.end])
+        if _derived(q, claim.quantities) or _in_context(claim, q, [h.passage for h in hits]):
             continue
-        if not any(quantity_matches(q, o) for d in docs for o in d.quantities):
-            al.numbers_unmatched.append(claim.text[q.start : q.end])
+        rival = _conflicting(claim, q, near)
+        if rival is not None:
+            al.number_conflict = al.number_conflict or rival
+            al.numbers_unmatched.append(shown)
+        elif not any(quantity_matches(q, o) for o in question.quantities) and not any(
+            quantity_matches(q, o) for d in index.docs for o in d.quantities
+        ):
+            al.numbers_unmatched.append(shown)
+
+
+def _in_context(claim: ClaimFeatures, q: Quantity, passages: list[Passage]) -> bool:
+    """The same value, said about the same thing, in one of `passages`."""
+    mine = _context(claim.body, q)
+    return any(
+        quantity_matches(q, o) and (not mine or mine & _context(p.text, o))
+        for p in passages
+        for o in p.quantities
+    )
+
+
+def _conflicting(claim: ClaimFeatures, q: Quantity, near: list[Passage]) -> Passage | None:
+    """A nearby passage giving a different value for the same thing (shared context words)."""
+    mine = _context(claim.body, q)
+    for p in near:
+        for o in p.quantities:
+            if comparable(q, o) and mine & _context(p.text, o):
+                return p
+    return None
+
+
+def _context(text: str, q: Quantity) -> set[str]:
+    window = text[max(0, q.start - _CONTEXT_CHARS) : q.start] + " " + text[q.end : q.end + 25]
+    return set(content_stems(tokenize(window)))
+
+
+def _derived(q: Quantity, others: tuple[Quantity, ...]) -> bool:
+    """The claim shows its working: q is a sum, difference, product or ratio of two others."""
+    if q.kind != "number":
+        return False
+    values = [float(o.value) for o in others if o is not q and o.kind == "number"]
+    target = float(q.value)
+    for a, b in permutations(values, 2):
+        for r in (a + b, a - b, a * b, a / b if b else None):
+            if r is not None and abs(r - target) <= 1e-6 * max(1.0, abs(target)):
+                return True
+    return False
 
 
 def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
-    return all(any(t in v for v in vocabs) for t in tokenize(name))
+    tokens = [t.removesuffix("'s") for t in tokenize(name)]
+    return all(any(t in v for v in vocabs) for t in tokens)
 
 
 def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
-    """One side denies what the other asserts, judged on the words they share."""
+    """One side denies what the other asserts, judged on the words they share.
+
+    "Not X unless Y" restates "X with Y", so a claim with an exception is not compared.
+    """
+    if _EXCEPTIONS & set(claim.tokens):
+        return False
     claim_denies = bool(claim.negated & passage.stems)
     source_denies = bool(passage.negated & set(claim.stems))
     return claim_denies != source_denies
@@ -180,45 +269,46 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
 def _hedge_mismatch(
     claim: ClaimFeatures, best: Passage, ranked: list[Hit], wanted: set[str]
 ) -> bool:
-    """The source only suggests ('may', 'in some cases') what the claim asserts flatly.
+    """The source only suggests ('may', 'in some patients') what the claim asserts flatly.
 
     Not a mismatch when another passage states the claim just as well without hedging.
     """
-    if claim.hedged or not best.hedges:
+    need = min(2, len(wanted))
+    if claim.hedged or len(best.hedged & wanted) < need:
         return False
     best_cov = _cover(wanted, best.stems)
     return not any(
-        not h.passage.hedges and _cover(wanted, h.passage.stems) >= best_cov for h in ranked
+        len(h.passage.hedged & wanted) < need and _cover(wanted, h.passage.stems) >= best_cov
+        for h in ranked
     )
 
 
-def _citation(claim: ClaimFeatures, al: Alignment, index: EvidenceIndex) -> None:
-    """A claim attributed to one document (or section) whose evidence sits in another."""
-    if not claim.attribution or not al.best:
+def _citation(
+    claim: ClaimFeatures, al: Alignment, index: EvidenceIndex, named: DocumentIndex | None
+) -> None:
+    """A claim pinned on one document whose evidence sits in another."""
+    if named is None or not al.best or len(index.docs) < 2:
         return
-    src = set(content_stems(tokenize(claim.attribution)))
-    if not src:
-        return
-    named = _named_doc(src, index.docs)
-    if named is None:
-        return
-    doc, section = named
-    al.attributed_doc = doc.doc_id
+    al.attributed_doc = named.doc_id
     wanted = set(claim.stems)
-    own = [p for p in doc.passages if not section or p.section == section]
-    own_cov = max((_cover(wanted, p.stems) for p in own), default=0.0)
-    same_place = al.best.doc_id == doc.doc_id and (not section or al.best.section == section)
-    al.citation_mismatch = not same_place and own_cov < al.coverage
+    own = max((_cover(wanted, p.stems) for p in named.passages), default=0.0)
+    others = [p for d in index.docs if d is not named for p in d.passages]
+    other = max((_cover(wanted, p.stems) for p in others), default=0.0)
+    if al.best.doc_id != named.doc_id and other > own:
+        al.citation_mismatch = True
+    elif claim.quantities:
+        al.citation_mismatch = _numbers_only_elsewhere(claim, named.passages, others)
 
 
-def _named_doc(src: set[str], docs: list[DocumentIndex]) -> tuple[DocumentIndex, str | None] | None:
-    """The document (and section) whose title or heading best matches an attribution."""
-    best: tuple[float, DocumentIndex, str | None] | None = None
-    for d in docs:
-        names = [(d.title + " " + d.doc_id.replace("-", " ").replace("_", " "), None)]
-        names += [(s, s) for s in dict.fromkeys(p.section for p in d.passages) if s]
-        for name, section in names:
-            share = _cover(src, frozenset(content_stems(tokenize(name))))
-            if share >= 0.5 and (best is None or share > best[0]):
-                best = (share, d, section)
-    return (best[1], best[2]) if best else None
+def _numbers_only_elsewhere(
+    claim: ClaimFeatures, own: list[Passage], others: list[Passage]
+) -> bool:
+    """Every number of the claim is in another document, but not all are in the named one."""
+
+    def all_in(passages: list[Passage]) -> bool:
+        return all(
+            any(quantity_matches(q, o) for p in passages for o in p.quantities)
+            for q in claim.quantities
+        )
+
+    return all_in(others) and not all_in(own)

@@ -16,8 +16,8 @@ from .text import content_stems, is_negation, sentence_spans, tokenize
 
 # Separators joining independent clauses; each side must be clause-like to split there.
 _CLAUSE_SEP = re.compile(
-    r";\s+|,\s+(?:and|but|while|whereas|although|though|yet|so|and also)\s+"
-    r"|\s+(?:but|whereas)\s+",
+    r"(?P<semi>;\s+)|,\s+(?:and|but|while|whereas|although|though|yet|and also)\s+"
+    r"|,\s+(?=(?:so|which|whose|because)\s)|\s+(?:but|whereas)\s+",
     re.I,
 )
 _AUX = frozenset(
@@ -31,26 +31,44 @@ _SOURCE = (
 )
 _SAY = (
     r"(?:say|mention|specify|state|address|indicate|provide|include|contain|discuss|give|list"
-    r"|describe|cover|tell|clarify|detail|reference|explain)"
+    r"|describe|cover|tell|clarify|detail|reference|explain|forbid|prohibit|warn)"
 )
-_ABSTENTION = [
-    re.compile(p, re.I)
-    for p in (
-        rf"\b{_SOURCE}\b[^.]*?\b(?:do|does|did)(?: not|n't) (?:\w+ )?{_SAY}",
-        rf"\b{_SOURCE}\b[^.]*?\b(?:is|are) silent\b|\bmakes? no mention\b",
-        r"\bnot (?:explicitly |specifically |directly |clearly )?(?:mentioned|specified|stated|"
-        rf"provided|addressed|covered|included|found|given|described|indicated)\b[^.]*\b{_SOURCE}",
-        r"^(?:I|we)(?: am| are)? (?:cannot|can ?not|can't|could not|couldn't|unable|do not|"
-        r"don't|did not|didn't|was unable|were unable|am unable|are unable)\b[^.]*\b(?:find|"
-        r"answer|determine|say|tell|confirm|locate|see|know|provide|verify|based)\b",
-        r"^(?:(?:I am|I'm|we are|we're) )?(?:unable|impossible|not possible|not able) to\b",
-        r"\bthere (?:is|was|are) no (?:information|mention|data|indication|details?|record)\b",
-        r"\b(?:insufficient|not enough|no relevant) (?:information|context|data|details?)\b",
-        r"\bno information (?:is|was) (?:available|provided|given)\b",
-    )
-]
+# Verbs that only describe what a text says: "X does not mention Y" is an abstention
+# whatever X is; "X does not cover Y" is one only when X is clearly a document.
+_SAY_ONLY = r"(?:say|mention|specify|state|tell|discuss|address|clarify|detail|list)"
+_ABSTENTION = re.compile(
+    "|".join(
+        f"(?:{p})"
+        for p in (
+            rf"\b{_SOURCE}\b[^.]*?\b(?:do|does|did)(?: not|n't) (?:\w+ )?{_SAY}",
+            rf"\b(?:do|does|did)(?: not|n't) (?:explicitly |specifically |directly )?{_SAY_ONLY}\b",
+            rf"\b(?:leaflets?|terms|reference|guide|wording|faq|page|letter|manual|handbook)\b"
+            rf"[^.]*?\b(?:do|does|did)(?: not|n't) (?:\w+ )?{_SAY}",
+            rf"^neither\b[^.]*\b{_SAY}s?\b",
+            r"\b(?:say|says|said) (?:anything|nothing) about\b",
+            r"^it (?:depends|varies)\b",
+            rf"\b{_SOURCE}\b[^.]*?\b(?:is|are) silent\b|\bmakes? no mention\b",
+            r"\bnot (?:explicitly |specifically |directly |clearly )?(?:mentioned|specified|stated|"
+            rf"provided|addressed|covered|included|found|given|described|indicated)\b[^.]*\b{_SOURCE}",
+            r"^(?:I|we)(?: am| are)? (?:cannot|can ?not|can't|could not|couldn't|unable|do not|"
+            r"don't|did not|didn't|was unable|were unable|am unable|are unable)\b[^.]*\b(?:find|"
+            r"answer|determine|say|tell|confirm|locate|see|know|provide|verify|based)\b",
+            r"^(?:(?:I am|I'm|we are|we're) )?(?:unable|impossible|not possible|not able) to\b",
+            r"\bthere (?:is|was|are) no (?:information|mention|data|indication|details?|record)\b",
+            r"\b(?:insufficient|not enough|no relevant) (?:information|context|data|details?)\b",
+            r"\bno information (?:is|was) (?:available|provided|given)\b",
+        )
+    ),
+    re.I,
+)
+# Every abstention pattern needs one of these words; testing them first is much cheaper.
+_ABSTENTION_CUE = re.compile(
+    r"\b(?:not|no|n't|cannot|can't|unable|impossible|neither|nothing|anything|silent|"
+    r"insufficient|enough|depends|varies)\b|n't\b",
+    re.I,
+)
 _ADVICE_VERBS = (
-    r"ask|consult|contact|call|reach out|talk|speak|visit|check with|see your|refer to|"
+    r"ask|consult|contact|call|reach out|talk|speak|visit|check with|see your|refer to|discuss|"
     r"feel free|let (?:us|me) know|seek|email|write to|get in touch|follow up|double-check"
 )
 _ADVICE = re.compile(
@@ -105,29 +123,33 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
     """Spans of the independent clauses of a sentence (the whole sentence if only one)."""
     lead = _LEAD_INTERJECTION.match(sentence)
     offset = lead.end() if lead else 0
-    pieces: list[tuple[int, int]] = []
-    cursor = offset
+    pieces: list[tuple[int, int, bool]] = []
+    cursor, semi = offset, False
     for m in _CLAUSE_SEP.finditer(sentence, offset):
-        pieces.append((cursor, m.start()))
-        cursor = m.end()
-    pieces.append((cursor, len(sentence)))
+        pieces.append((cursor, m.start(), semi))
+        cursor, semi = m.end(), bool(m.group("semi"))
+    pieces.append((cursor, len(sentence), semi))
     merged: list[tuple[int, int]] = []
-    for start, end in pieces:
-        if merged and not (
-            _clause_like(sentence[merged[-1][0] : merged[-1][1]])
-            and _clause_like(sentence[start:end])
-        ):
+    for start, end, after_semi in pieces:
+        left = sentence[merged[-1][0] : merged[-1][1]] if merged else ""
+        right = sentence[start:end]
+        if merged and not (_clause_like(left, after_semi) and _clause_like(right, after_semi)):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
     return [_trim(sentence, s, e) for s, e in merged if sentence[s:e].strip()]
 
 
-def _clause_like(text: str) -> bool:
-    """Has its own verb (or number) and enough words to stand as a fact on its own."""
+def _clause_like(text: str, lenient: bool = False) -> bool:
+    """Has its own verb (or number) and enough words to stand as a fact on its own.
+
+    After a semicolon (`lenient`) two content words suffice: semicolons join clauses.
+    """
     tokens = tokenize(text)
     if len(tokens) < 3 or len(content_stems(tokens)) < 2:
         return False
+    if lenient:
+        return True
     has_verb = any(t in _AUX or is_negation(t) or (len(t) > 4 and t.endswith("ed")) for t in tokens)
     return has_verb or bool(extract_quantities(text))
 
@@ -145,6 +167,6 @@ def _is_claim(text: str) -> bool:
     tokens = tokenize(text)
     if not content_stems(tokens):
         return False
-    if any(p.search(text) for p in _ABSTENTION):
+    if _ABSTENTION_CUE.search(text) and _ABSTENTION.search(text):
         return False
     return not (_ADVICE.match(text.strip()) and not extract_quantities(text))

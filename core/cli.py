@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from .cli_llm import ApiKeyOpt, BaseUrlOpt, ConcurrencyOpt, DryRunOpt, ModelOpt
 from .errors import HalgateError, SuiteError, UsageError
 from .models import EXIT_BAD_INPUT, Mode
 
@@ -25,7 +26,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 
 
@@ -59,7 +60,7 @@ def run(
         typer.Option(
             help="compare: candidate vs baseline; gate: one system "
             "vs the documents; consistency: one system vs the "
-            "reference answers."
+            "reference answers; pairwise: which of baseline/candidate is more factual."
         ),
     ] = Mode.COMPARE,
     baseline: Annotated[
@@ -95,10 +96,16 @@ def run(
     no_save: Annotated[
         bool, typer.Option("--no-save", help="Do not save the run to the review database.")
     ] = False,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    concurrency: ConcurrencyOpt = None,
+    dry_run: DryRunOpt = False,
 ) -> None:
     """Evaluate a suite, save it for review, print the summary and exit with the gate's code."""
+    from .cli_llm import build_judge, dry_run_text
     from .engine import run_suite
-    from .judges.base import create_judge
+    from .pairwise import pairwise_summary
     from .policy import load_policy
     from .progress import judge_progress
     from .reports.json_report import write_report
@@ -109,7 +116,11 @@ def run(
         s = load_suite(suite)
         pol_path = policy or ((suite / "policy.toml") if (suite / "policy.toml").exists() else None)
         pol = load_policy(pol_path)
-        j = create_judge(judge, severity_rules=pol.severity_rules)
+        j = build_judge(judge, pol, mode, db, model=model, base_url=base_url,
+                        api_key=api_key, concurrency=concurrency)
+        if dry_run:
+            out.print(dry_run_text(j, s, mode, baseline, candidate, system), markup=False, end="")
+            raise typer.Exit(0)
         with judge_progress(len(s.cases), enabled=not quiet) as tick:
             report = run_suite(s, j, pol, mode, baseline, candidate, system, progress=tick)
         if out_path:
@@ -122,6 +133,8 @@ def run(
     except HalgateError as exc:
         raise fail(exc) from None
     out.print(summary_text(report), markup=False, end="")
+    if report.pairwise is not None:
+        out.print(pairwise_summary(report.pairwise), markup=False, end="")
     if out_path:
         out.print(f"report written to {out_path}", markup=False)
     if not no_save:
@@ -203,8 +216,7 @@ def schemas(
         raise typer.Exit(1)
 
 
-from . import cli_store  # noqa: E402,F401  (registers store commands)
-
+from . import cli_dashboard, cli_store  # noqa: E402,F401  (register their commands)
 
 # Typer may bundle its own copy of click; find its exception classes through a public name.
 _UsageError = typer.BadParameter.__mro__[1]
@@ -228,4 +240,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run the package module's app: the store commands register on `halgate.cli.app`, not
+    # on this `__main__` copy of the module.
+    from .cli import main as package_main
+
+    package_main()

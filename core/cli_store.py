@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -71,6 +72,8 @@ def open_store(db: Path, create: bool = False) -> Iterator[Store]:
             yield store
     except HalgateError as exc:
         raise fail(exc) from None
+    except sqlite3.Error as exc:  # disk full, locked past the busy timeout, read-only file
+        raise fail(StoreError(f"{db}: database error: {exc}")) from None
 
 
 @app.command()

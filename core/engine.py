@@ -29,6 +29,7 @@ from .models import (
     Suite,
     SuiteInfo,
 )
+from .pairwise import apply_pairwise, judge_pairs
 from .policy import Policy
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -39,7 +40,7 @@ def choose_systems(
 ) -> list[str]:
     """Systems a mode judges, checked against the suite; compare gives [baseline, candidate]."""
     known = sorted(suite.answers)
-    if mode == Mode.COMPARE:
+    if mode in (Mode.COMPARE, Mode.PAIRWISE):
         names = [baseline or "baseline", candidate or "candidate"]
     else:
         pick = system or candidate or ("candidate" if "candidate" in known else known[-1])
@@ -68,6 +69,8 @@ def plan_tasks(suite: Suite, mode: Mode, systems: Sequence[str]) -> list[JudgeTa
             docs = [ref] if ref else []
         else:
             docs = suite.case_documents(case)
+            ref = reference_document(case) if mode == Mode.PAIRWISE else None
+            docs = docs + [ref] if ref else docs  # pairwise: reference facts too
         answers = {}
         for s in systems:
             text = suite.answers[s][case.case_id].answer
@@ -94,6 +97,7 @@ def analysis_of(
     error_message: str | None = None,
     harness_error: str | None = None,
     usage: dict[str, int] | None = None,
+    raw_output: str | None = None,
 ) -> AnswerAnalysis:
     """An AnswerAnalysis with its per-answer metrics computed from the claims."""
     return AnswerAnalysis(
@@ -102,6 +106,7 @@ def analysis_of(
         claims=claims,
         error_message=error_message,
         harness_error=harness_error,
+        raw_output=raw_output,
         usage=usage or {},
         **answer_metrics(claims, policy.count_out_of_scope, policy.partial_weight),
     )
@@ -131,6 +136,7 @@ def _analyses(
                     error_message=problem,
                     harness_error=res.errors.get(s),
                     usage=usage,
+                    raw_output=res.raw.get(s) if s in res.errors else None,
                 )
             )
     return out
@@ -147,12 +153,14 @@ def run_suite(
     progress: ProgressCallback | None = None,
 ) -> RunReport:
     """Evaluate a suite with a judge and decide the gate; the core of `halgate run`."""
-    if mode == Mode.PAIRWISE:
-        raise UsageError("pairwise mode is not available in this version")
     systems = choose_systems(suite, mode, baseline, candidate, system)
     t0 = time.perf_counter()
     tasks = plan_tasks(suite, mode, systems)
-    results = judge.judge(tasks, progress)
+    pairs = None
+    if mode == Mode.PAIRWISE:
+        results, pairs = judge_pairs(judge, tasks, systems, policy, progress)
+    else:
+        results = judge.judge(tasks, progress)
     t1 = time.perf_counter()
     analyses = _analyses(suite, mode, systems, results, policy)
     usage: dict[str, int] = {}
@@ -181,6 +189,7 @@ def run_suite(
         },
         analyses=analyses,
         rates={},
+        pairwise=pairs,
         decision=_placeholder_decision(systems[-1]),
         usage=usage,
         timings={"judge_seconds": round(t1 - t0, 3)},
@@ -200,7 +209,14 @@ def rescore(
     policy = policy or Policy.model_validate(report.policy)
     analyses = [
         analysis_of(
-            a.case_id, a.system, a.claims, policy, a.error_message, a.harness_error, a.usage
+            a.case_id,
+            a.system,
+            a.claims,
+            policy,
+            a.error_message,
+            a.harness_error,
+            a.usage,
+            a.raw_output,
         )
         for a in report.analyses
     ]
@@ -214,6 +230,8 @@ def rescore(
     decision = decide(
         analyses, report.cases, policy, gated, rates[gated], comparison, reviewed, extra_review_ids
     )
+    if report.pairwise is not None:
+        decision = apply_pairwise(decision, report.pairwise, policy, reviewed)
     return report.model_copy(
         update={
             "analyses": analyses,

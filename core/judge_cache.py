@@ -86,7 +86,10 @@ class JudgeCache:
 
     def has(self, key: str) -> bool:
         """True when a response for the key is stored (used by dry runs)."""
-        return self._db.execute("SELECT 1 FROM judge_cache WHERE key = ?", (key,)).fetchone() is not None
+        return (
+            self._db.execute("SELECT 1 FROM judge_cache WHERE key = ?", (key,)).fetchone()
+            is not None
+        )
 
     def keys(self) -> set[str]:
         """Every stored key (for tests and diagnostics)."""

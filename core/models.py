@@ -229,6 +229,9 @@ class AnswerAnalysis(Record):
     harness_error: str | None = Field(
         default=None, description="The judge failed on this answer after retries."
     )
+    raw_output: str | None = Field(
+        default=None, description="The judge's unusable raw output, kept for diagnosis."
+    )
     usage: dict[str, int] = Field(default_factory=dict, description="Calls and tokens spent.")
 
 

@@ -52,7 +52,11 @@ def review_id(case_id: str) -> str:
 
 
 def combine_swapped(
-    case_id: str, system_a: str, system_b: str, first: OrderVerdict, swapped: OrderVerdict,
+    case_id: str,
+    system_a: str,
+    system_b: str,
+    first: OrderVerdict,
+    swapped: OrderVerdict,
     min_confidence: float = 0.0,
 ) -> PairwiseJudgement:
     """Merge the judgement of (A, B) with that of (B, A); disagreement → TIE + review."""
@@ -67,46 +71,65 @@ def combine_swapped(
         )
     low = first.preference != Preference.TIE and confidence < min_confidence
     return PairwiseJudgement(
-        case_id=case_id, system_a=system_a, system_b=system_b,
+        case_id=case_id,
+        system_a=system_a,
+        system_b=system_b,
         preference=Preference.TIE if disagree else first.preference,
-        justification=justification, confidence=round(confidence, 4),
-        tie_breaker=first.tie_breaker, swapped_preference=back,
-        disagreement=disagree, needs_review=disagree or low,
+        justification=justification,
+        confidence=round(confidence, 4),
+        tie_breaker=first.tie_breaker,
+        swapped_preference=back,
+        disagreement=disagree,
+        needs_review=disagree or low,
     )
 
 
 def failed_pair(case_id: str, system_a: str, system_b: str, error: str) -> PairwiseJudgement:
     """A pair the judge could not decide: recorded, sent to review, never guessed."""
     return PairwiseJudgement(
-        case_id=case_id, system_a=system_a, system_b=system_b, preference=Preference.TIE,
-        justification="the judge failed on this pair", confidence=0.0,
-        needs_review=True, error=error,
+        case_id=case_id,
+        system_a=system_a,
+        system_b=system_b,
+        preference=Preference.TIE,
+        justification="the judge failed on this pair",
+        confidence=0.0,
+        needs_review=True,
+        error=error,
     )
 
 
 def _error_weight(claims: Sequence[ClaimJudgement], count_oos: bool) -> int:
     return sum(
         _WEIGHT[c.severity or Severity.MEDIUM]
-        for c in claims if is_hallucinated(c.verdict, count_oos)
+        for c in claims
+        if is_hallucinated(c.verdict, count_oos)
     )
 
 
 def _consistency(claims: Sequence[ClaimJudgement], partial_weight: float) -> float:
     counts = count_verdicts(claims)
     total = counts.total
-    return (counts.SUPPORTED + partial_weight * counts.PARTIALLY_SUPPORTED) / total if total else 0.0
+    return (
+        (counts.SUPPORTED + partial_weight * counts.PARTIALLY_SUPPORTED) / total if total else 0.0
+    )
 
 
 def prefer_by_claims(
-    a: Sequence[ClaimJudgement] | None, b: Sequence[ClaimJudgement] | None,
-    policy: Policy, margin: float = DEFAULT_MARGIN,
+    a: Sequence[ClaimJudgement] | None,
+    b: Sequence[ClaimJudgement] | None,
+    policy: Policy,
+    margin: float = DEFAULT_MARGIN,
 ) -> OrderVerdict:
     """Preference of A vs B from their judged claims; None means the output is unusable."""
     if a is None or b is None:
         if a is None and b is None:
-            return OrderVerdict(Preference.TIE, "Neither output can be analysed.", 1.0, "both_empty")
+            return OrderVerdict(
+                Preference.TIE, "Neither output can be analysed.", 1.0, "both_empty"
+            )
         pref = Preference.B if a is None else Preference.A
-        return OrderVerdict(pref, "The other output is empty or nonsense.", 1.0, "other_output_empty")
+        return OrderVerdict(
+            pref, "The other output is empty or nonsense.", 1.0, "other_output_empty"
+        )
     ea = _error_weight(a, policy.count_out_of_scope)
     eb = _error_weight(b, policy.count_out_of_scope)
     if ea != eb:
@@ -126,8 +149,11 @@ def _claims_of(result: JudgeResult, task: JudgeTask, system: str) -> list[ClaimJ
 
 
 def pairwise_from_results(
-    tasks: Sequence[JudgeTask], results: Sequence[JudgeResult], systems: Sequence[str],
-    policy: Policy, margin: float = DEFAULT_MARGIN,
+    tasks: Sequence[JudgeTask],
+    results: Sequence[JudgeResult],
+    systems: Sequence[str],
+    policy: Policy,
+    margin: float = DEFAULT_MARGIN,
 ) -> list[PairwiseJudgement]:
     """Pairwise judgements derived from claim analyses, each checked in both orders."""
     sa, sb = systems
@@ -144,7 +170,10 @@ def pairwise_from_results(
 
 
 def judge_pairs(
-    judge: Judge, tasks: Sequence[JudgeTask], systems: Sequence[str], policy: Policy,
+    judge: Judge,
+    tasks: Sequence[JudgeTask],
+    systems: Sequence[str],
+    policy: Policy,
     progress: ProgressCallback | None = None,
 ) -> tuple[list[JudgeResult], list[PairwiseJudgement]]:
     """Pairwise judgements with the judge's own pairwise method, else from its claims."""
@@ -163,12 +192,16 @@ def pairwise_reasons(
     pending = [review_id(p.case_id) for p in pairs if p.needs_review]
     pending = [i for i in pending if i not in set(reviewed)]
     if pending and policy.require_review_before_pass:
-        reasons.append(GateReason(
-            rule="pairwise_review", status=GateStatus.NEEDS_REVIEW, observed=len(pending),
-            claim_ids=pending,
-            message=f"{len(pending)} pair(s) need a reviewer (orders disagree, low confidence "
-            f"or judge failure): {', '.join(pending[:20])}",
-        ))
+        reasons.append(
+            GateReason(
+                rule="pairwise_review",
+                status=GateStatus.NEEDS_REVIEW,
+                observed=len(pending),
+                claim_ids=pending,
+                message=f"{len(pending)} pair(s) need a reviewer (orders disagree, low confidence "
+                f"or judge failure): {', '.join(pending[:20])}",
+            )
+        )
     decided = [p for p in pairs if p.error is None]
     if decided:
         wins_a = sum(p.preference == Preference.A for p in decided)
@@ -176,30 +209,41 @@ def pairwise_reasons(
         share = (wins_a - wins_b) / len(decided)
         failed = share > policy.max_rate_increase
         a, b = decided[0].system_a, decided[0].system_b
-        reasons.append(GateReason(
-            rule="pairwise_preference", status=GateStatus.FAILED if failed else GateStatus.PASSED,
-            observed=round(share, 4), threshold=policy.max_rate_increase,
-            message=f"{a} preferred in {wins_a}, {b} in {wins_b}, ties "
-            f"{len(decided) - wins_a - wins_b} of {len(decided)} pairs; net share for {a} "
-            f"{share:+.1%} {'exceeds' if failed else 'within'} the limit "
-            f"{policy.max_rate_increase:.1%}",
-        ))
+        reasons.append(
+            GateReason(
+                rule="pairwise_preference",
+                status=GateStatus.FAILED if failed else GateStatus.PASSED,
+                observed=round(share, 4),
+                threshold=policy.max_rate_increase,
+                message=f"{a} preferred in {wins_a}, {b} in {wins_b}, ties "
+                f"{len(decided) - wins_a - wins_b} of {len(decided)} pairs; net share for {a} "
+                f"{share:+.1%} {'exceeds' if failed else 'within'} the limit "
+                f"{policy.max_rate_increase:.1%}",
+            )
+        )
     return reasons
 
 
 def apply_pairwise(
-    decision: GateDecision, pairs: Sequence[PairwiseJudgement], policy: Policy,
+    decision: GateDecision,
+    pairs: Sequence[PairwiseJudgement],
+    policy: Policy,
     reviewed: Collection[str] = (),
 ) -> GateDecision:
     """The decision with the pairwise rules added (worst status wins, as in the gate)."""
     reasons = list(decision.reasons) + pairwise_reasons(pairs, policy, reviewed)
-    status = next((s for s in _PRECEDENCE if any(r.status == s for r in reasons)),
-                  GateStatus.PASSED)
+    status = next(
+        (s for s in _PRECEDENCE if any(r.status == s for r in reasons)), GateStatus.PASSED
+    )
     pending = [i for r in reasons if r.rule == "pairwise_review" for i in r.claim_ids]
-    return decision.model_copy(update={
-        "reasons": reasons, "status": status, "exit_code": status.exit_code,
-        "pending_review": list(decision.pending_review) + pending,
-    })
+    return decision.model_copy(
+        update={
+            "reasons": reasons,
+            "status": status,
+            "exit_code": status.exit_code,
+            "pending_review": list(decision.pending_review) + pending,
+        }
+    )
 
 
 def pairwise_summary(pairs: Sequence[PairwiseJudgement]) -> str:
@@ -214,6 +258,8 @@ def pairwise_summary(pairs: Sequence[PairwiseJudgement]) -> str:
     ]
     for p in pairs:
         if p.needs_review:
-            why = "error" if p.error else ("orders disagree" if p.disagreement else "low confidence")
+            why = (
+                "error" if p.error else ("orders disagree" if p.disagreement else "low confidence")
+            )
             lines.append(f"  review {p.case_id}: {why}")
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _MONTHS = {
     m: i + 1
@@ -33,6 +34,10 @@ _TIME = re.compile(
     r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2}|0)\b",
     re.I,
 )
+
+# "24/7", "1/2": one quantity, not two numbers (dates with years are matched before).
+_RATIO = re.compile(r"(?<![\w./])\d{1,4}/\d{1,4}(?![\w/])")
+_VERSION = re.compile(r"\b(?:v|version\s+)(?P<v>\d+(?:\.\d+)*)\b", re.I)
 
 # unit spelling -> (base unit, factor to base); a base may span several lines
 _UNITS: dict[str, tuple[str, float]] = {}
@@ -61,6 +66,7 @@ for _line in _UNIT_TABLE.strip().splitlines():
     _base, _spec = _line.split(" = ")
     for _name, _factor in re.findall(r"([^:]+?):([\d.e]+)(?:\s|$)", _spec):
         _UNITS[_name.strip()] = (_base, float(_factor))
+UNIT_WORDS = frozenset(u for u in _UNITS if " " not in u and len(u) > 1 and u.isalpha())
 _UNIT = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp"}
@@ -86,11 +92,15 @@ _WORD_NUMBER = re.compile(
 )
 
 
+_ANY_DIGIT = re.compile(r"\d")
+_ANY_NUMBER_WORD = re.compile(rf"\b(?:{_NUMWORD})\b", re.I)
+
+
 @dataclass(frozen=True)
 class Quantity:
     """One number, date or time in a text, with its value in a base unit."""
 
-    kind: str  # "number" | "date" | "time"
+    kind: str  # "number" | "date" | "time" | "version" | "ratio"
     value: float | str  # float for numbers and times (minutes); "YYYY-MM-DD" style for dates
     unit: str  # base unit ("" when none): "%", "mg", "s", "day", "usd", ...
     start: int
@@ -104,33 +114,42 @@ class Quantity:
 
 def extract_quantities(text: str) -> list[Quantity]:
     """Every date, time and number in `text`, in order of appearance."""
+    return list(_extract(text))
+
+
+@lru_cache(maxsize=100_000)
+def _extract(text: str) -> tuple[Quantity, ...]:
+    # Memoised: documents and answers repeat across systems, runs and cases.
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
 
-    def free(s: int, e: int) -> bool:
+    def free(m: re.Match[str]) -> bool:
+        s, e = m.start(), m.end()
         return all(e <= a or s >= b for a, b in taken)
 
     def add(q: Quantity) -> None:
         found.append(q)
         taken.append((q.start, q.end))
 
-    for pattern in _DATES:
-        for m in pattern.finditer(text):
-            if free(m.start(), m.end()):
+    if _ANY_DIGIT.search(text):
+        for m in (m for pattern in _DATES for m in pattern.finditer(text)):
+            if free(m):
                 add(Quantity("date", _date_key(m), "", m.start(), m.end()))
-    for m in _TIME.finditer(text):
-        if free(m.start(), m.end()):
-            add(Quantity("time", _minutes(m), "", m.start(), m.end()))
-    for m in _NUMBER.finditer(text):
-        if free(m.start(), m.end()):
-            add(_number(m))
-    for m in _WORD_NUMBER.finditer(text):
-        if free(m.start(), m.end()) and _word_number_ok(m):
-            value = _parse_words(m.group("words"))
-            unit, factor = _UNITS.get((m.group("unit") or "").lower(), ("", 1.0))
-            add(Quantity("number", _round(value * factor), unit, m.start(), m.end()))
+        for kind, pattern in (("version", _VERSION), ("ratio", _RATIO), ("time", _TIME)):
+            for m in pattern.finditer(text):
+                if free(m):
+                    add(Quantity(kind, _QUANTITY_VALUE[kind](m), "", m.start(), m.end()))
+        for m in _NUMBER.finditer(text):
+            if free(m):
+                add(_number(m))
+    if _ANY_NUMBER_WORD.search(text):
+        for m in _WORD_NUMBER.finditer(text):
+            if free(m) and _word_number_ok(m):
+                value = _parse_words(m.group("words"))
+                unit, factor = _UNITS.get((m.group("unit") or "").lower(), ("", 1.0))
+                add(Quantity("number", _round(value * factor), unit, m.start(), m.end()))
     found.sort(key=lambda q: q.start)
-    return found
+    return tuple(found)
 
 
 def _date_key(m: re.Match[str]) -> str:
@@ -144,10 +163,18 @@ def _date_key(m: re.Match[str]) -> str:
 
 
 def _minutes(m: re.Match[str]) -> float:
+    """Minutes since midnight of a '9am' or '14:30' match."""
     if m.group("h24"):
         return float(int(m.group("h24")) * 60 + int(m.group("m24")))
     hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
     return float(hour * 60 + int(m.group("mi") or 0))
+
+
+_QUANTITY_VALUE = {
+    "version": lambda m: m.group("v"),
+    "ratio": lambda m: m.group(0),
+    "time": lambda m: _minutes(m),
+}
 
 
 def _number(m: re.Match[str]) -> Quantity:
@@ -195,6 +222,11 @@ def quantity_matches(q: Quantity, other: Quantity) -> bool:
         return _date_matches(q, other)
     if q.kind != other.kind:
         return False
+    if q.kind == "ratio":
+        return q.value == other.value
+    if q.kind == "version":
+        a, b = str(q.value).split("."), str(other.value).split(".")
+        return a[: len(b)] == b[: len(a)]  # "v2" matches "2.4"
     if q.unit and other.unit and q.unit != other.unit:
         return False
     return abs(float(q.value) - float(other.value)) <= 1e-9 * max(1.0, abs(float(q.value)))

@@ -70,7 +70,7 @@ class Leaf:
 def _words(key: str) -> str:
     # "WiFi" -> "Wi Fi WiFi": split for matching "wi-fi", whole for matching "wifi".
     split = _CAMEL.sub(" ", key).strip()
-    return split if split.replace(" ", "") == key else f"{split} {key}"
+    return split if split == key else f"{split} {key}"
 
 
 def json_leaves(text: str) -> list[Leaf]:

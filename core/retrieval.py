@@ -19,7 +19,13 @@ from rank_bm25 import BM25Okapi
 from .models import Document
 from .quantities import Quantity, extract_quantities
 from .records import json_leaves
-from .text import content_stems, hedge_cues, negated_stems, sentence_spans, tokenize
+from .text import (
+    content_stems,
+    hedge_scope,
+    negated_stems,
+    sentence_spans,
+    tokenize,
+)
 
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s*(?P<md>.+?)|(?P<plain>[A-Z0-9][^.!?:\n]{0,60}):?)\s*$")
 
@@ -37,6 +43,7 @@ class Passage:
     quantities: tuple[Quantity, ...]
     negated: frozenset[str]
     hedges: tuple[str, ...]
+    hedged: frozenset[str]
     section: str = ""
 
 
@@ -51,6 +58,9 @@ class DocumentIndex:
     vocabulary: frozenset[str] = field(default=frozenset())
     stems: frozenset[str] = field(default=frozenset())
     quantities: tuple[Quantity, ...] = ()
+    title_stems: frozenset[str] = field(default=frozenset())
+    title_quantities: tuple[Quantity, ...] = ()
+    recency: str = ""  # latest date in the title: of two versions, the newer is in force
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,7 @@ def make_passage(
     """A passage with its features; `denied` is what a record's no/false value negates."""
     tokens = tokenize(text)
     stems = frozenset(content_stems(tokens))
+    cues, hedged = hedge_scope(text)
     if denied is not None:
         negated = frozenset(content_stems(tokenize(denied)))
     else:
@@ -82,7 +93,8 @@ def make_passage(
         stems=stems,
         quantities=tuple(extract_quantities(text)),
         negated=negated,
-        hedges=tuple(hedge_cues(text, tokens)),
+        hedges=tuple(cues),
+        hedged=frozenset(hedged),
         section=section,
     )
 
@@ -92,9 +104,21 @@ def index_document(doc: Document) -> DocumentIndex:
     passages = _record_passages(doc) or _prose_passages(doc)
     vocabulary = frozenset(tokenize(doc.text)) | frozenset(tokenize(doc.title or ""))
     stems = frozenset().union(*(p.stems for p in passages)) if passages else frozenset()
-    quantities = tuple(q for p in passages for q in p.quantities)
+    # Title dates and versions count: "the March 2024 leaflet" names the document.
+    title_quantities = tuple(extract_quantities(doc.title or ""))
+    quantities = tuple(q for p in passages for q in p.quantities) + title_quantities
+    title = (doc.title or "") + " " + re.sub(r"[-_]+", " ", doc.doc_id)
     return DocumentIndex(
-        doc.doc_id, doc.title or "", doc.text, passages, vocabulary, stems, quantities
+        doc.doc_id,
+        doc.title or "",
+        doc.text,
+        passages,
+        vocabulary,
+        stems,
+        quantities,
+        title_stems=frozenset(content_stems(tokenize(title))),
+        title_quantities=title_quantities,
+        recency=max((str(q.value) for q in title_quantities if q.kind == "date"), default=""),
     )
 
 
@@ -130,7 +154,8 @@ def _record_passages(doc: Document) -> list[Passage]:
     passages = []
     for leaf in leaves:
         for start, end, text in leaf.pieces():
-            passages.append(make_passage(doc.doc_id, start, end, text, leaf.section, leaf.negative))
+            denied = leaf.key_words() if leaf.negative else None
+            passages.append(make_passage(doc.doc_id, start, end, text, leaf.section, denied))
     return passages
 
 
@@ -152,7 +177,11 @@ def cached_index(doc: Document) -> DocumentIndex:
 
 
 class EvidenceIndex:
-    """BM25 plus overlap ranking over the passages of one case's documents."""
+    """BM25 plus overlap ranking over the passages of one case's documents.
+
+    rank_bm25 supplies the IDF and length statistics; scores are accumulated over an
+    inverted index so a query costs its postings, not a pass over every passage.
+    """
 
     def __init__(self, documents: Sequence[Document], bm25_weight: float = 0.5):
         self.docs = [cached_index(d) for d in documents]
@@ -160,22 +189,65 @@ class EvidenceIndex:
         self.bm25_weight = bm25_weight
         self.stems: frozenset[str] = frozenset().union(*(d.stems for d in self.docs))
         self.vocabulary: frozenset[str] = frozenset().union(*(d.vocabulary for d in self.docs))
-        corpus = [list(p.stems) or ["\x00"] for p in self.passages]
-        self._bm25 = BM25Okapi(corpus) if corpus else None
+        self._postings: dict[str, list[int]] = {}
+        for i, p in enumerate(self.passages):
+            for term in p.stems:
+                self._postings.setdefault(term, []).append(i)
+        self._idf: dict[str, float] = {}
+        self._norm: list[float] = []
+        if self.passages:
+            bm25 = BM25Okapi([sorted(p.stems) or ["\x00"] for p in self.passages])
+            self._idf = {t: max(float(v), 0.0) for t, v in bm25.idf.items()}
+            # Every term occurs once per sentence (stems are a set): tf = 1 in BM25's formula.
+            self._norm = [
+                (bm25.k1 + 1) / (1 + bm25.k1 * (1 - bm25.b + bm25.b * dl / bm25.avgdl))
+                for dl in bm25.doc_len
+            ]
 
     def search(self, stems: Sequence[str], k: int = 5) -> list[Hit]:
-        """The `k` best passages for a claim's content stems, best first (ties: text order)."""
-        if not self.passages or not stems:
-            return []
+        """The `k` best passages sharing a stem with the claim, best first (ties: text order)."""
         query = list(dict.fromkeys(stems))
-        raw = self._bm25.get_scores(query) if self._bm25 else [0.0] * len(self.passages)
-        top = max(max(raw), 1e-9)
-        wanted = set(query)
-        hits = []
-        for i, passage in enumerate(self.passages):
-            overlap = len(wanted & passage.stems) / len(wanted)
-            bm = max(float(raw[i]), 0.0) / top
-            score = self.bm25_weight * bm + (1 - self.bm25_weight) * overlap
-            hits.append((-score, i, Hit(passage, score, bm, overlap)))
-        hits.sort(key=lambda h: (h[0], h[1]))
-        return [h[2] for h in hits[:k]]
+        if not self.passages or not query:
+            return []
+        raw: dict[int, float] = {}
+        shared: dict[int, int] = {}
+        for term in query:
+            idf = self._idf.get(term, 0.0)
+            for i in self._postings.get(term, ()):
+                raw[i] = raw.get(i, 0.0) + idf * self._norm[i]
+                shared[i] = shared.get(i, 0) + 1
+        if not raw:
+            return []
+        top = max(max(raw.values()), 1e-9)
+        w = self.bm25_weight
+        scored = []
+        for i, r in raw.items():
+            overlap = shared[i] / len(query)
+            score = w * (r / top) + (1 - w) * overlap
+            scored.append((-score, i, r / top, overlap))
+        scored.sort()
+        return [Hit(self.passages[i], -neg, bm, ov) for neg, i, bm, ov in scored[:k]]
+
+
+_EVIDENCE_CACHE: OrderedDict[tuple[str, ...], EvidenceIndex] = OrderedDict()
+_EVIDENCE_CACHE_SIZE = 1024
+
+
+def evidence_index(documents: Sequence[Document], bm25_weight: float = 0.5) -> EvidenceIndex:
+    """An `EvidenceIndex` memoised by the documents' ids (cases often share a document set).
+
+    A hit is used only if every document still indexes to the same cached object, so an
+    edited document is never searched through a stale index.
+    """
+    key = tuple(d.doc_id for d in documents) + (str(bm25_weight),)
+    hit = _EVIDENCE_CACHE.get(key)
+    if hit is not None and all(
+        cached_index(d) is ix for d, ix in zip(documents, hit.docs, strict=True)
+    ):
+        _EVIDENCE_CACHE.move_to_end(key)
+        return hit
+    index = EvidenceIndex(documents, bm25_weight)
+    _EVIDENCE_CACHE[key] = index
+    if len(_EVIDENCE_CACHE) > _EVIDENCE_CACHE_SIZE:
+        _EVIDENCE_CACHE.popitem(last=False)
+    return index

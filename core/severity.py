@@ -6,9 +6,9 @@ share it, so a severity means the same thing whoever produced the verdict.
 - CRITICAL: a contradicted (or fabricated) claim on a safety, legal or medical fact: the
   case's domain or a tag is a critical domain, or the claim holds a critical keyword in a
   case whose risk level is HIGH or CRITICAL.
-- HIGH: a fabricated or contradicted number, name, date or statistic.
-- MEDIUM: a distortion that changes meaning (also a hedge asserted as fact, a fabrication
-  with no specifics, a misattributed source).
+- HIGH: a fabricated number, name, date or statistic.
+- MEDIUM: a distortion that changes meaning (a contradicted claim outside critical facts, a
+  hedge asserted as fact, a fabrication with no specifics, a misattributed source).
 - LOW: a minor imprecision (partially supported) or an out-of-scope claim.
 """
 
@@ -35,19 +35,15 @@ def assign_severity(
     """Severity of one judged claim; None for a supported claim."""
     if verdict == Verdict.SUPPORTED:
         return None
-    if verdict == Verdict.OUT_OF_SCOPE:
-        return Severity.LOW
-    if verdict == Verdict.PARTIALLY_SUPPORTED:
-        if hallucination_type == HallucinationType.OMISSION_AS_FACT:
-            return Severity.MEDIUM
+    if verdict in (Verdict.OUT_OF_SCOPE, Verdict.PARTIALLY_SUPPORTED):
         return Severity.LOW
     fabricated = hallucination_type == HallucinationType.FABRICATION
-    contradicted = verdict == Verdict.CONTRADICTED
-    if (contradicted or fabricated) and is_critical_fact(claim_text, case, rules):
+    if (verdict == Verdict.CONTRADICTED or fabricated) and is_critical_fact(
+        claim_text, case, rules
+    ):
         return Severity.CRITICAL
-    if (contradicted or fabricated) and rules.high_on_fabricated_specifics:
-        if has_specifics(claim_text):
-            return Severity.HIGH
+    if fabricated and rules.high_on_fabricated_specifics and has_specifics(claim_text):
+        return Severity.HIGH
     return Severity.MEDIUM
 
 

@@ -7,7 +7,7 @@ tens of thousands of claims filters in milliseconds.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,7 +202,7 @@ def judge_health_row(report: RunReport, agreement: float | None = None) -> dict[
     store); its complement is the share overturned.
     """
     usage = report.usage
-    pairwise: Sequence[Any] = getattr(report, "pairwise", None) or []
+    pairwise = report.pairwise or []
     return {
         "run_id": report.run_id,
         "created_at": report.created_at,
@@ -213,16 +213,9 @@ def judge_health_row(report: RunReport, agreement: float | None = None) -> dict[
         "unverified_citations": sum(
             1 for a in report.analyses for c in a.claims for q in c.citations if not q.verified
         ),
-        "pairwise_disagreements": sum(1 for p in pairwise if _get(p, "disagreement", False)),
+        "pairwise_disagreements": sum(1 for p in pairwise if p.disagreement),
         "overturned_share": None if agreement is None else 1.0 - agreement,
     }
-
-
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    """Attribute or key, for records whose exact class this module does not depend on."""
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
 
 
 def frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:

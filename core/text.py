@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .quantities import UNIT_WORDS
+
 # --------------------------------------------------------------------------- sentences
 
 _ABBREVIATIONS = frozenset(
@@ -76,10 +78,16 @@ STOPWORDS = frozenset(
     below after before during between among through throughout under until while because
     although though however therefore thus hence whether again further once always often
     sometimes usually still yet already even ever now well one ones i'm you're we're they're
-    let let's please like including include includes included etc based according per
+    let let's please like etc based according per
     answer question document documents passage passages provided given information""".split()
 )
 
+# Numbers are compared as quantities, not as words.
+NUMBER_WORDS = frozenset(
+    """zero two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
+    eighty ninety hundred thousand million billion dozen twice once""".split()
+)
 # Small canonicalisation of frequent paraphrase pairs (applied to stems).
 _SYNONYMS = dict(
     pair.split("=")
@@ -115,7 +123,7 @@ def stem(word: str) -> str:
         w = w[:-3] + "y"
     elif len(w) > 5 and w.endswith("ing"):
         w = w[:-3]
-    elif len(w) > 4 and w.endswith("ed") and not w.endswith("eed"):
+    elif len(w) > 3 and w.endswith("ed") and not w.endswith("eed"):
         w = w[:-2]
     elif len(w) > 4 and w.endswith("ly"):
         w = w[:-2]
@@ -125,25 +133,38 @@ def stem(word: str) -> str:
         w = w[:-1]
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
         w = w[:-1]
-    if len(w) > 3 and w.endswith("e"):
+    if len(w) > 2 and w.endswith("e"):
         w = w[:-1]
     return _SYNONYMS.get(w, w)
 
 
 def is_content(token: str) -> bool:
-    """True for tokens that carry meaning: not a stopword, has a letter, not one character."""
-    return len(token) > 1 and token not in STOPWORDS and not token.isdigit() and "'" not in token
+    """True for tokens that carry meaning: not a stopword, number, number word or unit.
+
+    Units ("mg", "days") are compared with their numbers as quantities; as words they
+    would let "100 mg" in a denial contradict "100 mg" in a claim.
+    """
+    return _content_stem(token) is not None
 
 
-def content_stems(tokens: list[str]) -> list[str]:
+@lru_cache(maxsize=200_000)
+def _content_stem(token: str) -> str | None:
+    if len(token) < 2 or token in _NON_CONTENT or token.isdigit() or "'" in token:
+        return None
+    return stem(token)
+
+
+def content_stems(tokens: list[str] | tuple[str, ...]) -> list[str]:
     """Stems of the content tokens, in order (duplicates kept)."""
-    return [stem(t) for t in tokens if is_content(t)]
+    return [s for s in map(_content_stem, tokens) if s is not None]
 
 
 def normalize(text: str) -> str:
     """Lowercase, punctuation to spaces, whitespace collapsed: for lenient comparisons."""
     return " ".join(re.sub(r"[^\w%$€£]+", " ", text.lower()).split())
 
+
+_NON_CONTENT = STOPWORDS | NUMBER_WORDS | UNIT_WORDS
 
 # --------------------------------------------------------------------------- cue words
 
@@ -154,16 +175,22 @@ NEGATION_WORDS = frozenset(
 # "no more than 4" is a bound, not a negation; "not only" adds rather than denies.
 _NEGATION_EXCEPTIONS = frozenset("more less later earlier sooner fewer only longer".split())
 HEDGE_WORDS = frozenset(
-    """may might could possibly possible potentially likely unlikely probably perhaps
-    suggest suggests suggested suggesting thought believed believe reportedly appears
-    appear seems seem sometimes occasionally rarely often usually typically generally
-    tend tends associated linked preliminary some certain approximately roughly estimated
-    """.split()
+    """may might possibly possible potentially likely unlikely probably perhaps suggest
+    suggests suggested suggesting thought believed reportedly appears appear seems seem
+    sometimes occasionally rarely often usually typically generally tend tends associated
+    linked preliminary approximately roughly estimated""".split()
 )
-_HEDGE_PHRASES = re.compile(
-    r"\b(?:can|could) (?:cause|lead|result|increase|reduce|help|trigger|affect|occur|be)\b"
-    r"|\bin (?:some|rare|certain|many) (?:cases|patients|people|users|instances)\b"
-    r"|\b(?:is|are|was|were) thought\b|\bup to\b|\b(?:about|around|nearly|almost) \d"
+# Cues that hedge only in context: "can cause", "in some patients", "about 5".
+_POSSIBILITY_VERBS = frozenset(
+    "cause lead result increase reduce raise lower help trigger affect occur happen".split()
+)
+_SOME_WHO = frozenset("patients people users customers cases studies instances".split())
+_HEDGE_TRIGGERS = HEDGE_WORDS | {"can", "could", "some", "certain", "rare", "about", "around"}
+_HEDGE_TRIGGERS |= {"nearly", "almost"}
+_HEDGE_CLAUSE = re.compile(
+    r"[;:()]|,\s*(?:and|but|although|though|while|whereas|which)\b"
+    r"|\b(?:and|but|although|though|whereas)\b",
+    re.I,
 )
 CERTAINTY_WORDS = frozenset(
     """always all every definitely certainly guaranteed guarantee proven proves never
@@ -183,24 +210,57 @@ def negated_stems(tokens: list[str], window: int = 5) -> set[str]:
     exceed 4 doses' from contradicting 'take with food'.
     """
     scoped: set[str] = set()
+    if NEGATION_WORDS.isdisjoint(tokens) and not any(t.endswith("n't") for t in tokens):
+        return scoped  # the common case, checked at C speed
     for i, tok in enumerate(tokens):
         if not is_negation(tok):
             continue
         if i + 1 < len(tokens) and tokens[i + 1] in _NEGATION_EXCEPTIONS:
             continue
-        if tok in {"no", "not"} and i > 0 and tokens[i - 1] in {"whether", "if"}:
-            continue
+        if i > 0 and tokens[i - 1] in {"whether", "if", "or"}:
+            continue  # "whether or not", "with or without": no denial
         for t in tokens[i + 1 : i + 1 + window]:
             if is_content(t):
                 scoped.add(stem(t))
     return scoped
 
 
-def hedge_cues(text: str, tokens: list[str]) -> list[str]:
-    """The hedging cues in a text ('may', 'in some cases', 'is thought'), in order."""
-    cues = [t for t in tokens if t in HEDGE_WORDS]
-    cues.extend(m.group(0) for m in _HEDGE_PHRASES.finditer(text.lower()))
+def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
+    """Hedging cues ('may', 'in some patients', 'can cause', 'about 5') with positions."""
+    cues: list[tuple[int, str]] = []
+    if _HEDGE_TRIGGERS.isdisjoint(tokens):
+        return cues  # the common case, checked at C speed
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        prev = tokens[i - 1] if i else ""
+        if tok in HEDGE_WORDS and not (tok == "often" and prev == "how"):
+            cues.append((i, tok))
+        elif tok in {"can", "could"} and nxt in _POSSIBILITY_VERBS:
+            cues.append((i, f"{tok} {nxt}"))
+        elif tok in {"some", "certain", "rare"} and nxt in _SOME_WHO:
+            cues.append((i, f"{tok} {nxt}"))
+        elif tok in {"about", "around", "nearly", "almost"} and nxt[:1].isdigit():
+            cues.append((i, f"{tok} {nxt}"))
     return cues
+
+
+def hedge_scope(text: str) -> tuple[list[str], set[str]]:
+    """Hedge cues of a text and the content stems of the clauses they hedge.
+
+    The scope is the clause, not the sentence: in "returned during a failover and usually
+    clears within seconds" only the clearing is hedged.
+    """
+    cues: list[str] = []
+    scoped: set[str] = set()
+    if not hedge_cues(tokenize(text)):
+        return cues, scoped
+    for chunk in _HEDGE_CLAUSE.split(text):
+        tokens = tokenize(chunk)
+        found = hedge_cues(tokens)
+        if found:
+            cues.extend(c for _, c in found)
+            scoped.update(content_stems(tokens))
+    return cues, scoped
 
 
 def certainty_cues(tokens: list[str]) -> list[str]:

@@ -78,7 +78,7 @@ def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
     st.text(case.question if case else "(case not in report)")
     left, right = st.columns(2, gap="medium")
     with left:
-        st.markdown(f"**Answer** · system `{state.plain(claim.system)}`")
+        st.markdown(f"**Answer** · system {state.plain(claim.system)}")
         answer = report.answers.get(claim.system, {}).get(claim.case_id, "")
         st.html(
             highlight_answer(

@@ -1,76 +1,136 @@
-"""Cached reads from the review store, and the writes that invalidate them.
+"""Cached reads from the review store, and the invalidation after writes.
 
-Every loader takes plain arguments (database path, run id, version) so ``st.cache_data`` can
-key on them; ``version`` is the number of overrides of the run, which changes with every
-review, so a cached effective report is never served after an override. Writers clear the
-cache as well, because sign-offs and new runs change lists that carry no version.
+Keys are plain arguments: the database path, the run id and a *version*. A run's version is
+its number of overrides, so anything derived from effective verdicts is recomputed after every
+review, from any session; the run list is keyed by the database file's stamp.
+
+A 10,000-case report is ~60,000 claim records. ``st.cache_data`` copies (pickles) a value on
+every hit, which costs seconds at that size, so the two report objects are kept with
+``st.cache_resource`` (one shared, read-only instance) and everything else — frames, lists,
+small records — with ``st.cache_data``. The run is read from SQLite once; the effective
+report, the review queue and judge agreement are derived from that one read with the store's
+own pure functions (``halgate.store.effective``) instead of three more store round trips that
+would each re-parse the report.
 """
 
 from __future__ import annotations
+
+import os
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 from halgate.models import RunReport
 from halgate.store import Store
+from halgate.store import effective as eff
 from halgate.store.models import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
 from halgate.tables import claims_frame, judge_health_row
 
 _TTL = 3600
 
 
+def db_version(db: str) -> tuple[int, ...]:
+    """Changes whenever anything writes to the database (any session, any process).
+
+    SQLite in WAL mode appends to ``-wal`` and folds it back at checkpoints, so the pair of
+    modification times covers both; it costs two ``stat`` calls, not a query.
+    """
+    stamps: list[int] = []
+    for suffix in ("", "-wal"):
+        try:
+            info = os.stat(db + suffix)
+            stamps += [info.st_mtime_ns, info.st_size]
+        except FileNotFoundError:
+            stamps += [0, 0]
+    return tuple(stamps)
+
+
 def run_version(db: str, run_id: str) -> int:
     """Cache-key part that changes whenever the run's effective verdicts may change."""
+    return len(overrides_now(db, run_id))
+
+
+def overrides_now(db: str, run_id: str) -> list[Override]:
+    """The run's override history straight from the store (one indexed query)."""
     with Store(db) as store:
-        return len(store.override_history(run_id))
+        return store.override_history(run_id)
+
+
+def runs(db: str) -> list[RunRow]:
+    """Every run in the database, newest first (re-read after any write to the file)."""
+    return _runs(db, db_version(db))
 
 
 @st.cache_data(ttl=_TTL, max_entries=8, show_spinner="Loading runs…")
-def runs(db: str) -> list[RunRow]:
-    """Every run in the database, newest first."""
+def _runs(db: str, version: tuple[int, ...]) -> list[RunRow]:
     with Store(db) as store:
         return store.list_runs()
 
 
-@st.cache_data(ttl=_TTL, max_entries=8, show_spinner="Applying reviews…")
-def effective_report(db: str, run_id: str, version: int) -> RunReport:
-    """The run with overrides applied and the gate recomputed."""
-    with Store(db) as store:
-        return store.effective_report(run_id)
-
-
-@st.cache_data(ttl=_TTL, max_entries=32, show_spinner=False)
+@st.cache_resource(ttl=_TTL, max_entries=4, show_spinner="Reading the run…")
 def judged_report(db: str, run_id: str) -> RunReport:
-    """The run as the judge left it (immutable once saved, so no version)."""
+    """The run as the judge left it; immutable once saved, so keyed by run only."""
     with Store(db) as store:
         return store.load_report(run_id)
+
+
+@st.cache_data(ttl=_TTL, max_entries=16, show_spinner=False)
+def overrides(db: str, run_id: str, version: int) -> list[Override]:
+    """The run's override history, oldest first (the newest per claim is in force)."""
+    return overrides_now(db, run_id)
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """A run as reviewers see it: effective report, review queue and judge agreement."""
+
+    report: RunReport
+    queue: list[ReviewItem]
+    agreement: JudgeAgreement
+
+
+@st.cache_resource(ttl=_TTL, max_entries=2, show_spinner="Applying reviews…")
+def reviewed(db: str, run_id: str, version: int) -> Reviewed:
+    """Overrides applied and the gate recomputed, from one read of the run.
+
+    Mirrors ``Store.effective_report``, ``Store.review_queue`` and ``Store.judge_agreement``
+    using the same functions those methods call, on the cached judged report.
+    """
+    judged = judged_report(db, run_id)
+    history = overrides(db, run_id, version)
+    report = eff.effective_report(judged, history)
+    latest = eff.latest_by_claim(history)
+    before = {c.claim_id: c for a in judged.analyses for c in a.claims}
+    after = {c.claim_id: c for a in report.analyses for c in a.claims}
+    queue = [
+        ReviewItem(
+            claim=after[i], judged=before[i], reviewed=i in latest, latest_override=latest.get(i)
+        )
+        for i in eff.review_ids(judged, report)
+    ]
+    return Reviewed(report, queue, eff.judge_agreement(run_id, judged, history))
+
+
+def effective_report(db: str, run_id: str, version: int) -> RunReport:
+    """The run with overrides applied and metrics, comparison and decision recomputed."""
+    return reviewed(db, run_id, version).report
+
+
+def queue(db: str, run_id: str, version: int) -> list[ReviewItem]:
+    """The run's review queue, most severe first, with the reviewed flag."""
+    return reviewed(db, run_id, version).queue
+
+
+def agreement(db: str, run_id: str, version: int) -> JudgeAgreement:
+    """Judge agreement from the run's overrides."""
+    return reviewed(db, run_id, version).agreement
 
 
 @st.cache_data(ttl=_TTL, max_entries=8, show_spinner=False)
 def claims(db: str, run_id: str, version: int) -> pd.DataFrame:
     """One row per effective claim, for the claims explorer."""
-    report = effective_report(db, run_id, version)
-    return claims_frame(report, overridden={o.claim_id for o in overrides(db, run_id, version)})
-
-
-@st.cache_data(ttl=_TTL, max_entries=8, show_spinner=False)
-def overrides(db: str, run_id: str, version: int) -> list[Override]:
-    """The run's override history, oldest first."""
-    with Store(db) as store:
-        return store.override_history(run_id)
-
-
-@st.cache_data(ttl=_TTL, max_entries=8, show_spinner=False)
-def queue(db: str, run_id: str, version: int) -> list[ReviewItem]:
-    """The run's review queue, most severe first."""
-    with Store(db) as store:
-        return store.review_queue(run_id)
-
-
-@st.cache_data(ttl=_TTL, max_entries=8, show_spinner=False)
-def agreement(db: str, run_id: str, version: int) -> JudgeAgreement:
-    """Judge agreement from the run's overrides."""
-    with Store(db) as store:
-        return store.judge_agreement(run_id)
+    overridden = {o.claim_id for o in overrides(db, run_id, version)}
+    return claims_frame(effective_report(db, run_id, version), overridden=overridden)
 
 
 def signoffs(db: str, run_id: str) -> list[SignOff]:
@@ -81,10 +141,22 @@ def signoffs(db: str, run_id: str) -> list[SignOff]:
 
 @st.cache_data(ttl=_TTL, max_entries=64, show_spinner=False)
 def health_row(db: str, run_id: str, agreement_rate: float | None) -> dict:
-    """The judge-health signals of one run, for the trend on the Runs page."""
-    return judge_health_row(judged_report(db, run_id), agreement_rate)
+    """The judge-health signals of one run, for the trend on the Runs page.
+
+    Read straight from the store rather than through ``judged_report``, so scanning past runs
+    never evicts the run being reviewed from that small cache.
+    """
+    with Store(db) as store:
+        return judge_health_row(store.load_report(run_id), agreement_rate)
 
 
-def invalidate() -> None:
-    """Forget every cached read; call after any write to the store."""
+def invalidate(runs_changed: bool = False) -> None:
+    """Forget cached reads after a write.
+
+    Versioned entries would miss anyway, but lists and sign-off views carry no version. A
+    saved or re-imported run may replace a judged report, so that cache goes too.
+    """
     st.cache_data.clear()
+    if runs_changed:
+        judged_report.clear()
+        reviewed.clear()

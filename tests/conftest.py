@@ -150,3 +150,62 @@ def make_report():
 def store_db(tmp_path: Path) -> Path:
     """Path of a fresh review database file in tmp_path (created on first Store open)."""
     return tmp_path / "halgate.db"
+
+
+# --------------------------------------------------------------------------- dashboard
+
+XSS_ANSWER = 'Refunds are issued within 14 days. <img src=x onerror="document.title=\'pwned\'">'
+
+
+def judged_run_db(suite_dir: Path, db: Path, release_managers: tuple[str, ...] = ("rita",)) -> str:
+    """Run the real offline judge on a suite folder, save the run in ``db``; return the run id."""
+    from halgate.engine import run_suite
+    from halgate.judges.base import create_judge
+    from halgate.policy import Policy
+    from halgate.store import Store
+    from halgate.suite import load_suite
+
+    policy = Policy(release_managers=list(release_managers))
+    judge = create_judge("offline", severity_rules=policy.severity_rules)
+    report = run_suite(load_suite(suite_dir), judge, policy)
+    with Store(db) as store:
+        return store.save_run(report)
+
+
+@pytest.fixture
+def dashboard_db(tiny_suite: Path, tmp_path: Path) -> tuple[Path, str]:
+    """(database, run id): the tiny suite judged by the offline judge, saved in a fresh store.
+
+    The candidate's answer to q3 carries an ``<img onerror>`` payload so every page that shows
+    answers is also checked for escaping.
+    """
+    rows = [{"case_id": c["case_id"], "answer": a}
+            for c, a in zip(TINY_CASES, TINY_ANSWERS["candidate"][:2] + [XSS_ANSWER])]
+    write_jsonl(tiny_suite / "answers" / "candidate.jsonl", rows)
+    db = tmp_path / "dash.db"
+    return db, judged_run_db(tiny_suite, db)
+
+
+# --------------------------------------------------------------------------- LLM judge
+
+
+def load_fake_openai():
+    """The shared fake OpenAI server module (tests/ is not a package under importlib mode)."""
+    import importlib.util
+    import sys
+
+    name = "halgate_tests_fake_openai"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).parent / "fake_openai.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture
+def fake_openai():
+    """A real OpenAI-compatible HTTP server on 127.0.0.1, scripted per test, stopped after."""
+    server = load_fake_openai().FakeOpenAI().start()
+    yield server
+    server.stop()

@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..judge_cache import JudgeCache, NoCache
-from ..models import JudgeSpec, Mode, PairwiseJudgement
+from ..models import JudgeSpec, Mode, PairwiseJudgement, Preference
 from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_claims
 from ..policy import Policy, SeverityRules
 from .base import JudgeResult, JudgeTask, ProgressCallback, register_judge
@@ -42,8 +42,11 @@ class LLMJudge:
     """Judges claims (compare, gate, consistency) and pairs (pairwise) with a chat model."""
 
     def __init__(
-        self, settings: LLMSettings, severity_rules: SeverityRules | None = None,
-        mode: Mode | None = None, cache: bool = True,
+        self,
+        settings: LLMSettings,
+        severity_rules: SeverityRules | None = None,
+        mode: Mode | None = None,
+        cache: bool = True,
     ) -> None:
         self.settings = settings
         self.rules = severity_rules or SeverityRules()
@@ -51,10 +54,14 @@ class LLMJudge:
         self.use_cache = cache and bool(settings.db)
         stem = f"{mode.value}-{settings.prompt_version}" if mode else settings.prompt_version
         self.spec = JudgeSpec(
-            name="llm", model=settings.model, prompt_version=stem,
+            name="llm",
+            model=settings.model,
+            prompt_version=stem,
             options={
-                "base_url": public_url(settings.base_url), "temperature": 0,
-                "context_budget": settings.context_budget, "max_repairs": settings.max_repairs,
+                "base_url": public_url(settings.base_url),
+                "temperature": 0,
+                "context_budget": settings.context_budget,
+                "max_repairs": settings.max_repairs,
                 "severity_from": settings.severity_from,
             },
         )
@@ -65,12 +72,15 @@ class LLMJudge:
         self, tasks: Sequence[JudgeTask], progress: ProgressCallback | None = None
     ) -> list[JudgeResult]:
         """Judge the claims of every task; results in task order."""
-        plans = [_Planned(t, claim_requests(t, task_mode(t, self.mode), self.settings))
-                 for t in tasks]
+        plans = [
+            _Planned(t, claim_requests(t, task_mode(t, self.mode), self.settings)) for t in tasks
+        ]
         return _run_sync(lambda: self._run(plans, self._claims_result, progress))
 
     def judge_pairwise(
-        self, tasks: Sequence[JudgeTask], systems: Sequence[str],
+        self,
+        tasks: Sequence[JudgeTask],
+        systems: Sequence[str],
         progress: ProgressCallback | None = None,
     ) -> tuple[list[JudgeResult], list[PairwiseJudgement]]:
         """Judge each pair twice with the positions swapped (engine's pairwise hook)."""
@@ -89,12 +99,18 @@ class LLMJudge:
         results = _run_sync(lambda: self._run(plans, finish, progress))
         return results, [verdicts[t.case.case_id] for t in tasks]
 
-    def estimate(self, tasks: Sequence[JudgeTask], mode: Mode, systems: Sequence[str]) -> CostEstimate:
+    def estimate(
+        self, tasks: Sequence[JudgeTask], mode: Mode, systems: Sequence[str]
+    ) -> CostEstimate:
         """Calls, tokens and cost a run would take, without calling anything (dry run)."""
         if mode == Mode.PAIRWISE:
             pair = (systems[0], systems[1])
-            reqs = [r for t in tasks if len(t.answers) == 2
-                    for r in pairwise_requests(t, pair, self.settings)]
+            reqs = [
+                r
+                for t in tasks
+                if len(t.answers) == 2
+                for r in pairwise_requests(t, pair, self.settings)
+            ]
         else:
             reqs = [r for t in tasks for r in claim_requests(t, task_mode(t, mode), self.settings)]
         db = self.settings.db if self.use_cache and Path(self.settings.db or "").exists() else None
@@ -103,13 +119,16 @@ class LLMJudge:
     # ------------------------------------------------------------------ orchestration
 
     async def _run(
-        self, plans: list[_Planned], finish: Callable[[_Planned, list[Outcome]], JudgeResult],
+        self,
+        plans: list[_Planned],
+        finish: Callable[[_Planned, list[Outcome]], JudgeResult],
         progress: ProgressCallback | None,
     ) -> list[JudgeResult]:
         cache = JudgeCache(self.settings.db) if self.use_cache else NoCache()
         client = ChatClient(self.settings)
         asker = Asker(self.settings, client, cache)
         try:
+
             async def one(plan: _Planned) -> JudgeResult:
                 result = await self._one_case(plan, asker, finish)
                 if progress is not None:
@@ -122,7 +141,9 @@ class LLMJudge:
             cache.close()
 
     async def _one_case(
-        self, plan: _Planned, asker: Asker,
+        self,
+        plan: _Planned,
+        asker: Asker,
         finish: Callable[[_Planned, list[Outcome]], JudgeResult],
     ) -> JudgeResult:
         """The one place a case's unexpected failure is caught and recorded."""
@@ -132,8 +153,9 @@ class LLMJudge:
         except Exception as exc:  # noqa: BLE001 - recorded as the case's harness error
             secret = self.settings.api_key.get_secret_value() if self.settings.api_key else None
             msg = redact(f"internal error while judging: {type(exc).__name__}: {exc}", secret)
-            return JudgeResult(case_id=plan.task.case.case_id,
-                               errors={s: msg for s in plan.task.answers})
+            return JudgeResult(
+                case_id=plan.task.case.case_id, errors={s: msg for s in plan.task.answers}
+            )
 
     # ------------------------------------------------------------------ assembling
 
@@ -148,10 +170,11 @@ class LLMJudge:
                     result.errors[system] = out.error or "no reply"
                     result.raw[system] = out.raw
                 continue
-            assert isinstance(out.parsed, ClaimsOutput)
-            ctx = PostContext(task.case, task.documents, self.rules,
-                              self.settings.severity_from, req.windowed)
-            for answer_out in out.parsed.answers:
+            parsed = cast(ClaimsOutput, out.parsed)  # claims requests parse to ClaimsOutput
+            ctx = PostContext(
+                task.case, task.documents, self.rules, self.settings.severity_from, req.windowed
+            )
+            for answer_out in parsed.answers:
                 system = req.labels[answer_out.answer_id]
                 result.claims[system] = judge_answer(answer_out, system, task.answers[system], ctx)
             usage.update({f"checks_{k}": v for k, v in ctx.checks.items()})
@@ -180,17 +203,18 @@ class LLMJudge:
             result.raw = {s: "\n".join(o.raw for o in outcomes) for s in pair}
             return result, failed_pair(cid, *pair, errors[0])
         first, swapped = (_order_verdict(o.parsed) for o in outcomes)
-        judgement = combine_swapped(cid, *pair, first, swapped,
-                                    self.settings.pairwise_min_confidence)
+        judgement = combine_swapped(
+            cid, *pair, first, swapped, self.settings.pairwise_min_confidence
+        )
         return result, judgement
 
 
 def _order_verdict(parsed: Any) -> OrderVerdict:
-    assert isinstance(parsed, PairwiseOutput)
-    from ..models import Preference
-
-    return OrderVerdict(Preference(parsed.preference), parsed.justification,
-                        parsed.confidence, parsed.tie_breaker)
+    """One order's reply (a PairwiseOutput) as the pairwise module's record."""
+    parsed = cast(PairwiseOutput, parsed)
+    return OrderVerdict(
+        Preference(parsed.preference), parsed.justification, parsed.confidence, parsed.tie_breaker
+    )
 
 
 def _run_sync(make: Callable[[], Awaitable[T]]) -> T:
@@ -205,8 +229,11 @@ def _run_sync(make: Callable[[], Awaitable[T]]) -> T:
 
 @register_judge("llm")
 def make_llm_judge(
-    *, severity_rules: SeverityRules | None = None, mode: Mode | str | None = None,
-    cache: bool = True, **options: Any,
+    *,
+    severity_rules: SeverityRules | None = None,
+    mode: Mode | str | None = None,
+    cache: bool = True,
+    **options: Any,
 ) -> LLMJudge:
     """Build the LLM judge from options, OPENAI_* / HALGATE_MODEL variables and config."""
     try:

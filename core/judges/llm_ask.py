@@ -14,9 +14,16 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..judge_cache import CachedResponse
-from .llm_client import ChatClient, TransportError
+from .llm_client import ChatClient, Completion, TransportError
 from .llm_config import LLMSettings, redact
-from .llm_parse import SCHEMAS, ClaimsOutput, PairwiseOutput, ParseFailure, parse_reply, repair_message
+from .llm_parse import (
+    SCHEMAS,
+    ClaimsOutput,
+    PairwiseOutput,
+    ParseFailure,
+    parse_reply,
+    repair_message,
+)
 from .llm_requests import Request
 
 
@@ -68,8 +75,14 @@ class Asker:
         cached = self.from_cache(request)
         if cached is not None:
             return cached
+        return await self._ask_model(request)
+
+    async def _call(self, messages: list[dict[str, str]], request: Request) -> Completion:
+        """One HTTP call; the concurrency limit covers only the time on the wire."""
         async with self.limit:
-            return await self._ask_model(request)
+            return await self.client.complete(
+                messages, f"halgate_{request.kind}", SCHEMAS[request.kind]
+            )
 
     async def _ask_model(self, request: Request) -> Outcome:
         usage: Counter[str] = Counter()
@@ -78,18 +91,24 @@ class Asker:
         failure = ParseFailure("no reply")
         for attempt in range(self.settings.max_repairs + 1):
             try:
-                reply = await self.client.complete(
-                    messages, f"halgate_{request.kind}", SCHEMAS[request.kind]
-                )
+                reply = await self._call(messages, request)
             except TransportError as exc:
                 return self._failed(f"transport failure: {exc}", raws, usage)
-            usage.update(calls=1, prompt_tokens=reply.prompt_tokens,
-                         completion_tokens=reply.completion_tokens)
+            usage.update(
+                calls=1,
+                prompt_tokens=reply.prompt_tokens,
+                completion_tokens=reply.completion_tokens,
+            )
             parsed = parse_reply(reply.text, request.kind, self._expected_ids(request))
             if not isinstance(parsed, ParseFailure):
                 usage["repairs"] += attempt
-                self.cache.put(request.key, request.prompt.version, self.settings.model,
-                               reply.text, dict(usage))
+                self.cache.put(
+                    request.key,
+                    request.prompt.version,
+                    self.settings.model,
+                    reply.text,
+                    dict(usage),
+                )
                 return Outcome(parsed=parsed, raw=reply.text, usage=usage)
             failure = parsed
             raws.append(reply.text)
@@ -98,11 +117,14 @@ class Asker:
                 {"role": "user", "content": repair_message(parsed)},
             ]
         usage["repairs"] += self.settings.max_repairs
-        msg = (f"invalid judge output after {self.settings.max_repairs} repair(s): "
-               f"{failure.message}")
+        msg = f"invalid judge output after {self.settings.max_repairs} repair(s): {failure.message}"
         return self._failed(msg, raws, usage)
 
     def _failed(self, message: str, raws: list[str], usage: Counter[str]) -> Outcome:
         raw = "\n----- next reply -----\n".join(raws)
-        return Outcome(parsed=None, error=redact(message, self._secret),
-                       raw=redact(raw, self._secret), usage=usage)
+        return Outcome(
+            parsed=None,
+            error=redact(message, self._secret),
+            raw=redact(raw, self._secret),
+            usage=usage,
+        )

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from ..errors import UsageError
 
@@ -33,6 +33,8 @@ NO_KEY = "no-key"  # local servers (vLLM, Ollama, the test fake) accept any key
 
 class LLMSettings(BaseModel):
     """Everything the LLM judge needs to reach a model and spend within bounds."""
+
+    model_config = ConfigDict(extra="forbid")
 
     model: str = DEFAULT_MODEL
     base_url: str | None = None

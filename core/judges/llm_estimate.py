@@ -32,8 +32,11 @@ class CostEstimate:
     def text(self) -> str:
         """A few lines for the terminal."""
         per_case = self.calls / self.cases if self.cases else 0.0
-        cost = (f"~${self.cost_usd:.4f}" if self.cost_usd is not None
-                else "unknown (set [llm] prices = {prompt = ..., completion = ...} per 1k tokens)")
+        cost = (
+            f"~${self.cost_usd:.4f}"
+            if self.cost_usd is not None
+            else "unknown (set [llm] prices = {prompt = ..., completion = ...} per 1k tokens)"
+        )
         return (
             f"dry run: {self.cases} cases, {self.calls} call(s) to {self.model} "
             f"({per_case:.2f} per case), {self.cached_calls} answered from the cache\n"

@@ -79,8 +79,15 @@ def _merge(passages: list[Passage]) -> list[Passage]:
         if merged and p.start <= merged[-1].end + 2:
             last = merged[-1]
             merged[-1] = Passage(
-                doc_id=last.doc_id, start=last.start, end=max(last.end, p.end), text="",
-                tokens=(), stems=frozenset(), quantities=(), negated=frozenset(), hedges=(),
+                doc_id=last.doc_id,
+                start=last.start,
+                end=max(last.end, p.end),
+                text="",
+                tokens=(),
+                stems=frozenset(),
+                quantities=(),
+                negated=frozenset(),
+                hedges=(),
             )
         else:
             merged.append(p)

@@ -40,7 +40,13 @@ _CLAIM = {
         "citations": {"type": "array", "items": _CITATION},
     },
     "required": [
-        "text", "verdict", "hallucination_type", "severity", "confidence", "rationale", "citations"
+        "text",
+        "verdict",
+        "hallucination_type",
+        "severity",
+        "confidence",
+        "rationale",
+        "citations",
     ],
     "additionalProperties": False,
 }
@@ -76,6 +82,8 @@ PAIRWISE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 SCHEMAS = {"claims": CLAIMS_SCHEMA, "pairwise": PAIRWISE_SCHEMA}
+# Built once: constructing a validator costs more than validating a typical reply.
+_VALIDATORS = {kind: jsonschema.Draft202012Validator(schema) for kind, schema in SCHEMAS.items()}
 OutputKind = Literal["claims", "pairwise"]
 
 
@@ -155,9 +163,7 @@ def parse_reply(
         data = extract_json(text)
     except json.JSONDecodeError as exc:
         return ParseFailure(f"the reply is not valid JSON ({exc.msg} at position {exc.pos})")
-    error = jsonschema.exceptions.best_match(
-        jsonschema.Draft202012Validator(SCHEMAS[kind]).iter_errors(data)
-    )
+    error = jsonschema.exceptions.best_match(_VALIDATORS[kind].iter_errors(data))
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "(root)"
         return ParseFailure(f"schema violation at {where}: {error.message[:300]}")

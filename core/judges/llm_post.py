@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from ..severity import assign_severity
 from .llm_parse import AnswerOut, ClaimOut
 
 FUZZY_SPAN_CUTOFF = 80.0
+_WORD = re.compile(r"\S+")
 # How likely each verdict makes a hallucination, before the model's confidence is applied.
 _VERDICT_BADNESS = {
     Verdict.SUPPORTED: 0.0,
@@ -65,14 +67,32 @@ def locate_span(answer: str, text: str, cursor: int = 0) -> tuple[int, int, str,
     idx = answer.lower().find(needle.lower())
     if idx >= 0:
         return idx, idx + len(needle), "exact", 100.0
+    start, end, score = fuzzy_span(answer, needle)
+    how = "fuzzy" if score >= FUZZY_SPAN_CUTOFF and end > start else "unlocated"
+    return start, end, how, round(score, 1)
+
+
+def fuzzy_span(answer: str, needle: str) -> tuple[int, int, float]:
+    """The word-aligned stretch of the answer most similar to the needle (rapidfuzz ratio).
+
+    ``partial_ratio_alignment`` finds the region; word starts and ends around it are then
+    tried as span bounds, so "The max dose is 200mg" maps onto "The maximum dose is 200 mg"
+    rather than onto a window cut mid-word.
+    """
     found = fuzz.partial_ratio_alignment(needle, answer)
-    start, end = found.dest_start, found.dest_end
-    while start < end and answer[start].isspace():
-        start += 1
-    while end > start and answer[end - 1].isspace():
-        end -= 1
-    how = "fuzzy" if found.score >= FUZZY_SPAN_CUTOFF and end > start else "unlocated"
-    return start, end, how, round(found.score, 1)
+    slack = len(needle) // 2 + 1
+    lo, hi = found.dest_start - slack, found.dest_end + slack
+    words = [m.span() for m in _WORD.finditer(answer)]
+    starts = [s for s, _ in words if lo <= s <= hi]
+    ends = [e for _, e in words if lo <= e <= hi]
+    best = (found.score * 0.9, found.dest_start, found.dest_end)
+    for s in starts:
+        for e in ends:
+            if e > s and 0.5 * len(needle) <= e - s <= 1.5 * len(needle):
+                score = fuzz.ratio(needle, answer[s:e])
+                if score > best[0]:
+                    best = (score, s, e)
+    return best[1], best[2], best[0]
 
 
 def claim_score(verdict: Verdict, confidence: float) -> float:
@@ -85,7 +105,8 @@ def check_citations(out: ClaimOut, ctx: PostContext) -> tuple[list[Citation], di
     """Locate every quote; signals say how many were verified and if a doc id was wrong."""
     citations = [quote_in_any(ctx.documents, c.quote, c.doc_id) for c in out.citations]
     wrong_doc = [
-        c.doc_id for c, given in zip(citations, out.citations, strict=True)
+        c.doc_id
+        for c, given in zip(citations, out.citations, strict=True)
         if c.verified and c.doc_id != given.doc_id
     ]
     verified = sum(c.verified for c in citations)
@@ -125,15 +146,26 @@ def judge_claim(
     if signals.get("unverified_support"):
         score = max(score, 0.5)  # support resting on an invented quote is not support
     return ClaimJudgement(
-        claim_id=f"{ctx.case.case_id}/{system}/{index}", case_id=ctx.case.case_id,
-        system=system, index=index, text=answer[start:end], start=start, end=end,
-        verdict=out.verdict, hallucination_type=htype, severity=severity,
-        rationale=out.rationale.strip() or "(no rationale given)", citations=citations,
-        score=score, signals=signals,
+        claim_id=f"{ctx.case.case_id}/{system}/{index}",
+        case_id=ctx.case.case_id,
+        system=system,
+        index=index,
+        text=answer[start:end],
+        start=start,
+        end=end,
+        verdict=out.verdict,
+        hallucination_type=htype,
+        severity=severity,
+        rationale=out.rationale.strip() or "(no rationale given)",
+        citations=citations,
+        score=score,
+        signals=signals,
     )
 
 
-def judge_answer(out: AnswerOut, system: str, answer: str, ctx: PostContext) -> list[ClaimJudgement]:
+def judge_answer(
+    out: AnswerOut, system: str, answer: str, ctx: PostContext
+) -> list[ClaimJudgement]:
     """All claims of one answer, checked; a claim_count mismatch is flagged on each claim."""
     claims = []
     cursor = 0

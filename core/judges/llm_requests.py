@@ -56,7 +56,10 @@ def task_mode(task: JudgeTask, configured: Mode | None) -> Mode:
 
 
 def _render(
-    prompt: Prompt, task: JudgeTask, docs: list[Document], labels: dict[str, str],
+    prompt: Prompt,
+    task: JudgeTask,
+    docs: list[Document],
+    labels: dict[str, str],
     windowed: bool,
 ) -> list[dict[str, str]]:
     return prompt.render(
@@ -75,7 +78,10 @@ def _overhead(prompt: Prompt, task: JudgeTask, labels: dict[str, str]) -> int:
 
 
 def build_request(
-    kind: OutputKind, prompt: Prompt, task: JudgeTask, labels: dict[str, str],
+    kind: OutputKind,
+    prompt: Prompt,
+    task: JudgeTask,
+    labels: dict[str, str],
     settings: LLMSettings,
 ) -> Request:
     """Render one request, windowing the documents to what the budget leaves."""
@@ -86,8 +92,13 @@ def build_request(
     messages = _render(prompt, task, docs, labels, windowed)
     key = cache_key(prompt.version, settings.model, {"kind": kind, "messages": messages})
     return Request(
-        kind=kind, prompt=prompt, messages=messages, labels=labels, windowed=windowed,
-        key=key, answers={s: task.answers[s] for s in labels.values()},
+        kind=kind,
+        prompt=prompt,
+        messages=messages,
+        labels=labels,
+        windowed=windowed,
+        key=key,
+        answers={s: task.answers[s] for s in labels.values()},
     )
 
 
@@ -103,7 +114,9 @@ def claim_requests(task: JudgeTask, mode: Mode, settings: LLMSettings) -> list[R
     systems = list(task.answers)
     if len(systems) > len(LABELS):
         return [build_request("claims", prompt, task, {"A": s}, settings) for s in systems]
-    together = build_request("claims", prompt, task, dict(zip(LABELS, systems)), settings)
+    together = build_request(
+        "claims", prompt, task, dict(zip(LABELS, systems, strict=False)), settings
+    )
     if not together.windowed or len(systems) == 1:
         return [together]
     single = [build_request("claims", prompt, task, {"A": s}, settings) for s in systems]

@@ -15,16 +15,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..alignment import Alignment, ClaimFeatures, align, claim_features
+from ..alignment import (
+    Alignment,
+    ClaimFeatures,
+    QuestionFeatures,
+    align,
+    claim_features,
+    question_features,
+)
 from ..citations import locate_quote
 from ..claims import extract_claims
 from ..models import Citation, Claim, ClaimJudgement, Document, HallucinationType, JudgeSpec
 from ..models import Verdict as V
 from ..policy import SeverityRules
 from ..resources import data_path
-from ..retrieval import EvidenceIndex
+from ..retrieval import EvidenceIndex, evidence_index
 from ..severity import assign_severity
-from ..text import content_stems, tokenize
 from .base import JudgeResult, JudgeTask, ProgressCallback, register_judge
 
 T = HallucinationType
@@ -89,10 +95,9 @@ class OfflineJudge:
     def judge_task(self, task: JudgeTask) -> JudgeResult:
         """Judge the answers of one case against its documents (indexed once)."""
         retrieval = self.cal["retrieval"]
-        index = EvidenceIndex(task.documents, bm25_weight=retrieval["bm25_weight"])
+        index = evidence_index(task.documents, bm25_weight=retrieval["bm25_weight"])
         docs = {d.doc_id: d for d in task.documents}
-        q_tokens = tokenize(task.case.question)
-        question = (frozenset(q_tokens), frozenset(content_stems(q_tokens)))
+        question = question_features(task.case.question)
         result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
         for system, answer in task.answers.items():
             claims = extract_claims(answer, task.case.case_id, system)
@@ -107,17 +112,18 @@ class OfflineJudge:
         task: JudgeTask,
         index: EvidenceIndex,
         docs: dict[str, Document],
-        question: tuple[frozenset[str], frozenset[str]],
+        question: QuestionFeatures,
     ) -> ClaimJudgement:
         features = claim_features(claim.text)
         r = self.cal["retrieval"]
         al = align(
             features,
             index,
-            *question,
+            question,
             r["top_k"],
             r["multi_hop_passages"],
             self.th["multi_hop_discount"],
+            self.th["citation_margin"],
         )
         decision = self.decide(features, al)
         severity = assign_severity(
@@ -136,49 +142,78 @@ class OfflineJudge:
 
     def decide(self, c: ClaimFeatures, al: Alignment) -> Decision:
         """The rules, strongest signal first; the first that fires decides."""
-        th, verdicts, cov = self.th, self.cal["verdicts"], al.support_coverage
+        th, cov = self.th, al.support_coverage
         at = f" ({al.best.doc_id})" if al.best else ""
         contra = al.coverage >= th["contradiction_coverage"]
         off_topic = al.doc_coverage < th["out_of_scope_doc_coverage"] and not al.question_coverage
-        if off_topic and not c.quantities:
-            return Decision(V.OUT_OF_SCOPE, None, "Out of scope: the claim shares almost "
-                            "nothing with the sources or the question.")
-        if al.negation_mismatch and contra:
-            return Decision(V.CONTRADICTED, T.DISTORTION, f"Contradicted: the source{at} "
-                            "states the opposite (negation) on the same words.")
         numbers = ", ".join(al.numbers_unmatched)
+        if off_topic and not c.quantities:
+            return Decision(
+                V.OUT_OF_SCOPE,
+                None,
+                "Out of scope: the claim shares almost nothing with the sources or the question.",
+            )
+        if al.citation_mismatch and cov >= th["partial_coverage"]:
+            return Decision(
+                V(self.cal["verdicts"]["citation_error"]),
+                T.CITATION_ERROR,
+                f"Misattributed: the claim names {al.attributed_doc}, but the "
+                f"evidence is in{at or ' another document'}.",
+            )
+        if al.negation_mismatch and cov >= th["contradiction_coverage"]:
+            return Decision(
+                V.CONTRADICTED,
+                T.DISTORTION,
+                f"Contradicted: the source{at} states the opposite (negation) on the same words.",
+            )
         if al.number_conflict and contra:
-            return Decision(V.CONTRADICTED, T.DISTORTION, f"Contradicted: the source{at} "
-                            f"gives a different value where the claim says {numbers}.")
+            return Decision(
+                V.CONTRADICTED,
+                T.DISTORTION,
+                f"Contradicted: the source{at} "
+                f"gives a different value where the claim says {numbers}.",
+            )
         if al.numbers_unmatched:
-            return Decision(V.UNSUPPORTED, T.FABRICATION,
-                            f"Unsupported: {numbers} appears in no source document.")
+            return Decision(
+                V.UNSUPPORTED,
+                T.FABRICATION,
+                f"Unsupported: {numbers} appears in no source document.",
+            )
         if al.names_missing and cov < 1.0:
             names = ", ".join(al.names_missing)
-            return Decision(V.UNSUPPORTED, T.FABRICATION,
-                            f"Unsupported: {names} is named in no source document.")
+            return Decision(
+                V.UNSUPPORTED,
+                T.FABRICATION,
+                f"Unsupported: {names} is named in no source document.",
+            )
+        if cov >= th["partial_coverage"] and al.hedge_mismatch and al.best:
+            return Decision(
+                V(self.cal["verdicts"]["omission_as_fact"]),
+                T.OMISSION_AS_FACT,
+                f"Asserted as fact: the source{at} only hedges it "
+                f"({', '.join(al.best.hedges[:2])}).",
+            )
         if cov >= th["support_coverage"]:
-            return self._supported(al, verdicts, at)
+            return Decision(
+                V.SUPPORTED,
+                None,
+                f"Supported: {cov:.0%} of the claim's content words are in the evidence{at}.",
+            )
         if cov >= th["partial_coverage"]:
             missing = ", ".join(al.missing_stems[:4])
-            return Decision(V.PARTIALLY_SUPPORTED, T.DISTORTION, f"Partly supported: "
-                            f"{cov:.0%} of the content words are in the evidence{at}; "
-                            f"missing: {missing}.")
-        return Decision(V.UNSUPPORTED, T.FABRICATION, f"Unsupported: only {cov:.0%} of the "
-                        "claim's content words are in any evidence passage.")
-
-    def _supported(self, al: Alignment, verdicts: dict[str, str], at: str) -> Decision:
-        """A well-covered claim: supported unless misattributed or stripped of a hedge."""
-        if al.citation_mismatch:
-            return Decision(V(verdicts["citation_error"]), T.CITATION_ERROR, "Misattributed: "
-                            f"the claim cites {al.attributed_doc} but the evidence is in"
-                            f"{at or ' another document'}.")
-        if al.hedge_mismatch and al.best:
-            cues = ", ".join(al.best.hedges[:2])
-            return Decision(V(verdicts["omission_as_fact"]), T.OMISSION_AS_FACT,
-                            f"Asserted as fact: the source{at} only hedges it ({cues}).")
-        return Decision(V.SUPPORTED, None, f"Supported: {al.support_coverage:.0%} of the "
-                        f"claim's content words are in the evidence{at}.")
+            return Decision(
+                V.PARTIALLY_SUPPORTED,
+                T.DISTORTION,
+                f"Partly supported: "
+                f"{cov:.0%} of the content words are in the evidence{at}; "
+                f"missing: {missing}.",
+            )
+        return Decision(
+            V.UNSUPPORTED,
+            T.FABRICATION,
+            f"Unsupported: only {cov:.0%} of the "
+            "claim's content words are in any evidence passage.",
+        )
 
     def _citations(self, d: Decision, al: Alignment, docs: dict[str, Document]) -> list[Citation]:
         """Verified citations of the deciding evidence (none for fabrications)."""

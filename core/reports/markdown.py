@@ -20,16 +20,24 @@ BANNER = {
     GateStatus.NEEDS_REVIEW: "🟡",
     GateStatus.HARNESS_ERROR: "⚠️",
 }
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_MD_INLINE = re.compile(r"([\\`*_\[\]|~])")
+_MD_LINE_START = re.compile(r"^(\s*\d*)([#+=>.)-])")
 TOP_CLAIMS = 10
 
 
 def md_text(text: str, limit: int = 300) -> str:
-    """Untrusted text made inert in Markdown: one line, HTML-escaped, specials backslashed."""
+    """Untrusted text made inert in Markdown: one line, HTML-escaped, emphasis, link, code
+    and table characters backslashed, and a leading heading/list/quote marker escaped."""
     one_line = " ".join(text.split())
     if len(one_line) > limit:
         one_line = one_line[: limit - 1] + "…"
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(one_line, quote=False))
+    inert = _MD_INLINE.sub(r"\\\1", html.escape(one_line, quote=False))
+    return _MD_LINE_START.sub(r"\1\\\2", inert)
+
+
+def md_code(text: str) -> str:
+    """An identifier (run or claim id, possibly from an untrusted file) as a code span."""
+    return "`" + " ".join(text.replace("`", "'").split())[:120] + "`"
 
 
 def _rates_table(report: RunReport) -> list[str]:
@@ -81,12 +89,12 @@ def _claim_item(n: int, c: ClaimJudgement, state: str, note: OverrideLike | None
         if x
     )
     lines = [
-        f"{n}. **{tags}** — `{c.claim_id}`" + (f" ({state})" if state else ""),
+        f"{n}. **{tags}** — {md_code(c.claim_id)}" + (f" ({state})" if state else ""),
         f"   > {md_text(c.text)}",
     ]
     for cit in c.citations[:2]:
         mark = "verified" if cit.verified else "NOT found in source"
-        lines.append(f"   - evidence `{md_text(cit.doc_id, 80)}` ({mark}): “{md_text(cit.quote)}”")
+        lines.append(f"   - evidence {md_code(cit.doc_id)} ({mark}): “{md_text(cit.quote)}”")
     lines.append(f"   - judge: {md_text(c.rationale)}")
     if note is not None:
         lines.append(f"   - reviewer {md_text(note.reviewer, 80)}: {md_text(note.comment)}")
@@ -100,9 +108,10 @@ def markdown_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -
     lines = [
         f"## {BANNER[d.status]} halgate gate: {d.status.value} for {md_text(d.gated_system)}",
         "",
-        f"Run `{report.run_id}` · {report.mode.value} · suite **{md_text(report.suite.name)}** "
-        f"({report.suite.n_cases} cases, `{report.suite.content_hash[:12]}`) · judge "
-        f"`{report.judge.judge_id}` · exit code {d.exit_code}",
+        f"Run {md_code(report.run_id)} · {report.mode.value} · "
+        f"suite **{md_text(report.suite.name)}** "
+        f"({report.suite.n_cases} cases, {md_code(report.suite.content_hash[:12])}) · judge "
+        f"{md_code(report.judge.judge_id)} · exit code {d.exit_code}",
         "",
         *_rates_table(report),
         *_comparison(report),
@@ -134,6 +143,7 @@ def markdown_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -
     if d.pending_review:
         lines += [
             "",
-            f"{len(d.pending_review)} claim(s) await review: `halgate review {report.run_id}`",
+            f"{len(d.pending_review)} claim(s) await review: "
+            + md_code(f"halgate review {report.run_id}"),
         ]
     return "\n".join(lines) + "\n"

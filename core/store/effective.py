@@ -14,6 +14,7 @@ from typing import Any
 from ..engine import rescore
 from ..gate import review_queue
 from ..models import ClaimJudgement, RunReport, Verdict
+from ..pairwise import review_id
 from ..policy import Policy
 from .models import AgreementCell, JudgeAgreement, Override
 
@@ -63,8 +64,8 @@ def latest_by_claim(overrides: Iterable[Override]) -> dict[str, Override]:
 def with_overrides(report: RunReport, overrides: Sequence[Override]) -> tuple[RunReport, set[str]]:
     """The report with every claim's overrides folded in, oldest first, and the reviewed ids.
 
-    Metrics are not recomputed here; see ``effective_report``. Overrides of claims the report
-    does not hold are ignored.
+    Metrics are not recomputed here; see ``effective_report``. An override of a pairwise case
+    (``pairwise:CASE``) only marks it reviewed; overrides of unknown ids are ignored.
     """
     by_claim: dict[str, list[Override]] = {}
     for o in sorted(overrides, key=lambda o: o.id):
@@ -79,7 +80,14 @@ def with_overrides(report: RunReport, overrides: Sequence[Override]) -> tuple[Ru
                 reviewed.add(c.claim_id)
             claims.append(c)
         analyses.append(a.model_copy(update={"claims": claims}))
+    pairs = pair_review_ids(report)
+    reviewed |= {o.claim_id for o in overrides if o.claim_id in pairs}
     return report.model_copy(update={"analyses": analyses}), reviewed
+
+
+def pair_review_ids(report: RunReport) -> set[str]:
+    """Ids under which a reviewer's decision on a pairwise case is recorded (``pairwise:ID``)."""
+    return {review_id(p.case_id) for p in report.pairwise or []}
 
 
 def effective_report(report: RunReport, overrides: Sequence[Override]) -> RunReport:

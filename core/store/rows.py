@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import UsageError
-from ..models import ClaimJudgement, HallucinationType, Severity, Verdict
+from ..models import ClaimJudgement, HallucinationType, RunReport, Severity, Verdict
 from .models import Override, RunRow, SignOff
 
 _ENUMS: dict[str, type[StrEnum]] = {
@@ -91,3 +91,24 @@ def run_row_of(row: dict[str, Any], signoff: SignOff | None) -> RunRow:
         signoff=signoff.decision if signoff else None,
         signoff_stale=signoff.stale if signoff else False,
     )
+
+
+def run_columns(report: RunReport, digest: str) -> dict[str, Any]:
+    """One row of the ``runs`` table: identity, decision as judged and the full report."""
+    return {
+        "run_id": report.run_id,
+        "created_at": report.created_at,
+        "saved_at": now(),
+        "mode": report.mode.value,
+        "suite_name": report.suite.name,
+        "suite_hash": report.suite.content_hash,
+        "judge_id": report.judge.judge_id,
+        "prompt_version": report.judge.prompt_version,
+        "gated_system": report.decision.gated_system,
+        "policy": json.dumps(report.policy, ensure_ascii=False),
+        "status": report.decision.status.value,
+        "exit_code": report.decision.exit_code,
+        "timings": json.dumps(report.timings),
+        "report": report.model_dump_json(),
+        "report_hash": digest,
+    }

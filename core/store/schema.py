@@ -8,6 +8,7 @@ migration: add the next one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sqlite_utils import Database
@@ -15,11 +16,12 @@ from sqlite_utils.migrations import Migrations
 
 from ..errors import StoreError
 
+MigrationFn = Callable[[Database], None]
 migrations = Migrations("halgate")
 _NAMES: list[str] = []
 
 
-def _migration(name: str):  # noqa: ANN202 - a decorator factory
+def _migration(name: str) -> Callable[[MigrationFn], MigrationFn]:
     """Register a migration under ``name``, remembering the order for version numbers."""
     _NAMES.append(name)
     return migrations(name=name)

@@ -22,7 +22,7 @@ from ..errors import NotFoundError, StoreError, UsageError
 from ..models import RunReport
 from . import effective as eff
 from .models import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
-from .rows import claim_row, enum_or_none, now, override_of, run_row_of
+from .rows import claim_row, enum_or_none, now, override_of, run_columns, run_row_of
 from .schema import migrate, schema_version
 from .signoffs import SignOffMixin
 
@@ -41,6 +41,7 @@ class Store(SignOffMixin):
 
     def __init__(self, path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.path = Path(path)
+        conn = None
         try:
             conn = sqlite3.connect(str(self.path), timeout=timeout)
             conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
@@ -48,7 +49,11 @@ class Store(SignOffMixin):
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA foreign_keys = ON")
             migrate(self.db)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, StoreError) as exc:
+            if conn is not None:
+                conn.close()
+            if isinstance(exc, StoreError):
+                raise
             raise StoreError(f"{self.path}: cannot open the review database: {exc}") from None
 
     def close(self) -> None:
@@ -105,7 +110,7 @@ class Store(SignOffMixin):
     def save_run(self, report: RunReport, actor: str | None = None) -> str:
         """Store a judged report and its claims; saving the same report again is a no-op."""
         digest = eff.report_hash(report)
-        row = _run_columns(report, digest)
+        row = run_columns(report, digest)
         with self._write():
             old = self.db.execute(
                 "SELECT report_hash FROM runs WHERE run_id = ?", [report.run_id]
@@ -168,12 +173,15 @@ class Store(SignOffMixin):
         summary = eff.run_summary(judged, effective, len(overrides))
         agreement = eff.judge_agreement(run_id, judged, overrides)
         upto = max((o.id for o in overrides), default=0)
-        with self._write():
-            self.db.execute(
-                "UPDATE runs SET effective = ?, agreement = ?, summary_upto = ? WHERE run_id = ? "
-                "AND (summary_upto IS NULL OR summary_upto <= ?)",
-                [json.dumps(summary), agreement.model_dump_json(), upto, run_id, upto],
-            )
+        try:
+            with self._write():
+                self.db.execute(
+                    "UPDATE runs SET effective = ?, agreement = ?, summary_upto = ? "
+                    "WHERE run_id = ? AND (summary_upto IS NULL OR summary_upto <= ?)",
+                    [json.dumps(summary), agreement.model_dump_json(), upto, run_id, upto],
+                )
+        except sqlite3.OperationalError:
+            pass  # only a cache: a read-only or busy file still gets correct numbers
         return summary, agreement
 
     # ------------------------------------------------------------------ overrides
@@ -206,7 +214,7 @@ class Store(SignOffMixin):
                 "SELECT 1 FROM claims WHERE run_id = ? AND claim_id = ?", [run_id, claim_id]
             ).fetchone()
             if not found:
-                raise NotFoundError(f"claim {claim_id!r} not found in run {run_id}")
+                self._check_pair_review(run_id, claim_id, values)
             cur = self.db.execute(
                 "INSERT INTO overrides (run_id, claim_id, verdict, hallucination_type, severity, "
                 "comment, reviewer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -215,7 +223,7 @@ class Store(SignOffMixin):
             oid = cur.lastrowid
             detail = {"claim_id": claim_id, "override_id": oid, "comment": comment, **values}
             self._audit(reviewer, "override", run_id, detail)
-        self._refresh(run_id)
+        # The cached run summary is refreshed lazily by list_runs(): writes stay short.
         return Override(
             id=oid,
             run_id=run_id,
@@ -225,6 +233,13 @@ class Store(SignOffMixin):
             created_at=at,
             **values,
         )
+
+    def _check_pair_review(self, run_id: str, review_id: str, values: dict) -> None:
+        """A pairwise case needing a person is reviewed under ``pairwise:CASE``, comment only."""
+        if review_id not in eff.pair_review_ids(self.load_report(run_id)):
+            raise NotFoundError(f"claim {review_id!r} not found in run {run_id}")
+        if any(v is not None for v in values.values()):
+            raise UsageError(f"{review_id} is a pairwise case: record a comment only")
 
     def override_history(self, run_id: str, claim_id: str | None = None) -> list[Override]:
         """Every override of a run (or one claim), oldest first: the last one is in force."""
@@ -268,23 +283,3 @@ class Store(SignOffMixin):
                 "SELECT * FROM audit_log WHERE run_id = ? ORDER BY id", [self.resolve(run_id)]
             )
         return [AuditEntry(**{**r, "detail": json.loads(r["detail"] or "{}")}) for r in rows]
-
-
-def _run_columns(report: RunReport, digest: str) -> dict[str, Any]:
-    return {
-        "run_id": report.run_id,
-        "created_at": report.created_at,
-        "saved_at": now(),
-        "mode": report.mode.value,
-        "suite_name": report.suite.name,
-        "suite_hash": report.suite.content_hash,
-        "judge_id": report.judge.judge_id,
-        "prompt_version": report.judge.prompt_version,
-        "gated_system": report.decision.gated_system,
-        "policy": json.dumps(report.policy, ensure_ascii=False),
-        "status": report.decision.status.value,
-        "exit_code": report.decision.exit_code,
-        "timings": json.dumps(report.timings),
-        "report": report.model_dump_json(),
-        "report_hash": digest,
-    }

@@ -14,6 +14,7 @@ from halgate.judges.base import judge_names
 from halgate.tables import trend_rows
 
 HEALTH_RUNS = 12
+HEALTH_AUTO_CLAIMS = 50_000
 
 components.page_setup()
 st.title("Runs")
@@ -65,8 +66,15 @@ else:
     trend, health = st.columns(2)
     trend.plotly_chart(rate_trend_chart(pd.DataFrame(trend_rows(runs))), key="trend")
     recent = runs[:HEALTH_RUNS]
-    health_rows = [loaders.health_row(db, r.run_id, r.agreement) for r in recent]
-    health.plotly_chart(judge_health_chart(pd.DataFrame(health_rows)), key="health")
+    # Judge health needs each run's full report; read it without asking only when cheap.
+    cheap = sum(r.n_claims for r in recent) <= HEALTH_AUTO_CLAIMS
+    if cheap or health.button(f"Load judge health of the last {len(recent)} runs"):
+        rows = [loaders.health_row(db, r.run_id, r.agreement) for r in recent]
+        health.plotly_chart(judge_health_chart(pd.DataFrame(rows)), key="health")
+    else:
+        health.caption(
+            f"Judge health reads {sum(r.n_claims for r in recent):,} claims; load it on demand."
+        )
 
 st.divider()
 start, load = st.tabs(["Start a new run", "Load a report JSON"])
@@ -107,6 +115,7 @@ with start:
             bar.empty()
             st.error(state.plain(str(exc)))
         else:
+            loaders.invalidate(runs_changed=True)
             state.select_run(run_id)
             state.flash(f"Run {run_id} saved.")
             st.rerun()
@@ -119,6 +128,7 @@ with load:
         except actions.ActionError as exc:
             st.error(state.plain(str(exc)))
         else:
+            loaders.invalidate(runs_changed=True)
             state.select_run(run_id)
             state.flash(f"Report {upload.name} loaded as run {run_id}.")
             st.rerun()

@@ -1,0 +1,143 @@
+"""LLM judge throughput against the fake OpenAI server answering after 200 ms.
+
+Run: `.venv/bin/python tests/bench/bench_llm_judge.py [N_CASES] [CONCURRENCY]` (defaults
+1,000 compare cases, concurrency 16). The fake runs in its own process (as a real endpoint
+would), so its work does not compete with the judge for the GIL. Prints wall time against
+the ideal (calls × 0.2 s / concurrency), calls and tokens per case, and the calls of an
+immediate re-run (target: 0). Target: wall time within 1.25× of the ideal.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from halgate.engine import run_suite  # noqa: E402
+from halgate.judges.base import create_judge  # noqa: E402
+from halgate.policy import Policy  # noqa: E402
+from halgate.suite import load_suite  # noqa: E402
+from synthetic import write_suite  # noqa: E402
+
+FAKE = Path(__file__).resolve().parents[1] / "fake_openai.py"
+LATENCY = 0.2
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_calls(url: str) -> int:
+    """Completions the server has answered, by its own count."""
+    with urllib.request.urlopen(url + "/_stats", timeout=5) as resp:
+        return json.loads(resp.read())["completions"]
+
+
+def wait_up(url: str, deadline: float = 15.0) -> None:
+    t0 = time.time()
+    while True:
+        try:
+            server_calls(url)
+            return
+        except OSError:
+            if time.time() - t0 > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def transport_floor(url: str, n_calls: int, concurrency: int) -> float:
+    """Wall time of the bare openai client making the same number of trivial calls.
+
+    Separates the machine and the fake server (what any client would pay here) from the
+    judge's own overhead (prompt rendering, validation, post-checks, cache writes).
+    """
+    import asyncio
+
+    import openai
+
+    async def go() -> float:
+        client = openai.AsyncOpenAI(api_key="sk-bench", base_url=url)
+        limit = asyncio.Semaphore(concurrency)
+        messages = [{"role": "user", "content": '<answer id="A">\nHello.\n</answer>'}]
+
+        async def one() -> None:
+            async with limit:
+                await client.chat.completions.with_raw_response.create(
+                    model="m", messages=messages, temperature=0
+                )
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(one() for _ in range(n_calls)))
+        await client.close()
+        return time.perf_counter() - t0
+
+    return asyncio.run(go())
+
+
+def run_once(suite, url: str, db: Path, concurrency: int):
+    judge = create_judge(
+        "llm", base_url=url, api_key="sk-bench", db=str(db), concurrency=concurrency, mode="compare"
+    )
+    t0 = time.perf_counter()
+    report = run_suite(suite, judge, Policy())
+    return report, time.perf_counter() - t0
+
+
+def main(n_cases: int = 1000, concurrency: int = 16) -> dict[str, float]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/v1"
+    fake = subprocess.Popen(
+        [sys.executable, str(FAKE), "--port", str(port), "--latency", str(LATENCY)],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_up(url)
+        with tempfile.TemporaryDirectory() as tmp:
+            suite = load_suite(write_suite(Path(tmp) / "suite", n_cases))
+            db = Path(tmp) / "halgate.db"
+            report, wall = run_once(suite, url, db, concurrency)
+            calls = server_calls(url)
+            ideal = calls * LATENCY / concurrency
+            tokens = report.usage.get("prompt_tokens", 0) + report.usage.get("completion_tokens", 0)
+            errors = sum(1 for a in report.analyses if a.harness_error)
+            _, rerun_wall = run_once(suite, url, db, concurrency)
+            rerun_calls = server_calls(url) - calls
+            floor = transport_floor(url, calls, concurrency)
+    finally:
+        fake.kill()
+        fake.wait()
+    figures = {
+        "cases": n_cases,
+        "concurrency": concurrency,
+        "calls": calls,
+        "calls_per_case": calls / n_cases,
+        "wall_s": wall,
+        "ideal_s": ideal,
+        "ratio_to_ideal": wall / ideal,
+        "bare_client_wall_s": floor,
+        "bare_client_ratio": floor / ideal,
+        "prompt_tokens_per_case": report.usage.get("prompt_tokens", 0) / n_cases,
+        "completion_tokens_per_case": report.usage.get("completion_tokens", 0) / n_cases,
+        "tokens_per_case": tokens / n_cases,
+        "harness_errors": errors,
+        "rerun_calls": rerun_calls,
+        "rerun_wall_s": rerun_wall,
+    }
+    for k, v in figures.items():
+        print(f"{k:<28} {v:10.3f}" if isinstance(v, float) else f"{k:<28} {v:10d}")
+    verdict = "OK" if figures["ratio_to_ideal"] <= 1.25 and rerun_calls == 0 else "MISSED"
+    print(f"target: wall <= 1.25 x ideal and 0 re-run calls -> {verdict}")
+    return figures
+
+
+if __name__ == "__main__":
+    args = [int(a) for a in sys.argv[1:3]]
+    main(*args)

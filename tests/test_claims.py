@@ -1,0 +1,92 @@
+"""Claim extraction: spans, clause splitting, abstentions and advice give no claims."""
+
+from __future__ import annotations
+
+import pytest
+from halgate.claims import extract_claims
+
+
+def texts(answer: str) -> list[str]:
+    claims = extract_claims(answer, "c1", "cand")
+    for c in claims:
+        assert answer[c.start : c.end] == c.text
+    return [c.text for c in claims]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "The usual dose is one 50 mg tablet twice a day. It can be taken with food.",
+            ["The usual dose is one 50 mg tablet twice a day.", "It can be taken with food."],
+        ),
+        (
+            "Refunds are issued within 14 days, and exchanges are processed within 30 days.",
+            ["Refunds are issued within 14 days", "exchanges are processed within 30 days."],
+        ),
+        (
+            "Silver excludes winter sports; Gold includes them.",
+            ["Silver excludes winter sports", "Gold includes them."],
+        ),
+        (
+            "Silver covers costs up to £2 million, which is typical for UK travel insurance.",
+            ["Silver covers costs up to £2 million", "which is typical for UK travel insurance."],
+        ),
+        (
+            "It covers fever, pain, and swelling.",  # a list, not two clauses
+            ["It covers fever, pain, and swelling."],
+        ),
+        ("Yes, refunds take 14 days.", ["refunds take 14 days."]),
+        ("- Plan A costs $10.\n- Plan B costs $20.", ["Plan A costs $10.", "Plan B costs $20."]),
+    ],
+)
+def test_claims_are_sentences_or_clauses(answer: str, expected: list[str]) -> None:
+    assert texts(answer) == expected
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The documents do not say whether it is safe in pregnancy.",
+        "I cannot find this in the documents.",
+        "Unable to answer based on given passages.",
+        "The leaflet does not mention alcohol.",
+        "Neither leaflet says anything about grapefruit juice.",
+        "There is no information about encryption.",
+        "Ask your pharmacist.",
+        "Please contact support.",
+        "You should consult your doctor before use.",
+        "Is it safe?",
+        "Here is a summary of the policy:",
+        "Yes.",
+    ],
+)
+def test_abstentions_advice_and_meta_give_no_claims(answer: str) -> None:
+    assert texts(answer) == []
+
+
+def test_mixed_answer_keeps_only_facts() -> None:
+    answer = (
+        "Take 200 mg every 6 hours. Ask your pharmacist. "
+        "The documents do not say whether it is safe with alcohol."
+    )
+    assert texts(answer) == ["Take 200 mg every 6 hours."]
+
+
+def test_facts_that_look_like_denials_stay_claims() -> None:
+    assert texts("The policy does not cover water damage.") == [
+        "The policy does not cover water damage."
+    ]
+
+
+def test_claim_ids_and_indices() -> None:
+    claims = extract_claims("A costs $5. B costs $6.", "case-9", "baseline")
+    assert [(c.claim_id, c.index, c.case_id, c.system) for c in claims] == [
+        ("case-9/baseline/0", 0, "case-9", "baseline"),
+        ("case-9/baseline/1", 1, "case-9", "baseline"),
+    ]
+
+
+def test_empty_answer_has_no_claims() -> None:
+    assert extract_claims("", "c", "s") == []
+    assert extract_claims("   \n ", "c", "s") == []

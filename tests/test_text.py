@@ -1,0 +1,148 @@
+"""Text utilities: sentence spans, tokens, stems, quantities, cue words."""
+
+from __future__ import annotations
+
+import pytest
+from halgate.quantities import comparable, extract_quantities, quantity_matches
+from halgate.text import (
+    content_stems,
+    hedge_cues,
+    hedge_scope,
+    negated_stems,
+    proper_names,
+    sentence_spans,
+    stem,
+    tokenize,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Take one tablet. Drink water!", ["Take one tablet.", "Drink water!"]),
+        ("Dr. Smith said 3.5 mg. It works.", ["Dr. Smith said 3.5 mg.", "It works."]),
+        ("See e.g. the leaflet. Done.", ["See e.g. the leaflet.", "Done."]),
+        ("- first item\n- second item", ["first item", "second item"]),
+        ("## Dosage\nTake it daily.", ["## Dosage", "Take it daily."]),
+        ('He said "stop." Then left.', ['He said "stop."', "Then left."]),
+        ("  padded sentence.  ", ["padded sentence."]),
+    ],
+)
+def test_sentence_spans_index_the_text(text: str, expected: list[str]) -> None:
+    assert [text[s:e] for s, e in sentence_spans(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("refunds", "refunded"),
+        ("refund", "refunding"),
+        ("policies", "policy"),
+        ("taking", "take"),
+        ("aged", "age"),
+        ("buy", "purchase"),
+    ],
+)
+def test_stem_conflates_inflections(a: str, b: str) -> None:
+    assert stem(a) == stem(b)
+
+
+def test_content_stems_drop_stopwords_numbers_and_units() -> None:
+    assert content_stems(tokenize("Take the 50 mg tablets twice in five days")) == [
+        "tak",
+        "pill",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value", "unit"),
+    [
+        ("50 mg", "number", 50.0, "mg"),
+        ("0.05 g", "number", 50.0, "mg"),
+        ("fifty", "number", 50.0, ""),
+        ("twenty-four hours", "number", 86400.0, "s"),
+        ("2,000", "number", 2000.0, ""),
+        ("3.5%", "number", 3.5, "%"),
+        ("3.5 percent", "number", 3.5, "%"),
+        ("$1.5 million", "number", 1_500_000.0, "usd"),
+        ("12 March 2024", "date", "2024-03-12", ""),
+        ("March 12, 2024", "date", "2024-03-12", ""),
+        ("2024-03-12", "date", "2024-03-12", ""),
+        ("June 2021", "date", "2021-06", ""),
+        ("9am", "time", 540.0, ""),
+        ("v2.4", "version", "2.4", ""),
+        ("24/7", "ratio", "24/7", ""),
+    ],
+)
+def test_quantities_are_normalised(text: str, kind: str, value: object, unit: str) -> None:
+    (q,) = extract_quantities(text)
+    assert (q.kind, q.value, q.unit) == (kind, value, unit)
+    assert text[q.start : q.end] == text
+
+
+def test_one_as_pronoun_is_not_a_number() -> None:
+    assert extract_quantities("one of the plants closed") == []
+    assert extract_quantities("one hour")[0].value == 3600.0
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("2 weeks", "14 days", True),
+        ("30 days", "14 days", False),
+        ("2024", "12 March 2024", True),
+        ("March 2024", "12 March 2024", True),
+        ("March 2024", "12 June 2024", False),
+        ("50", "50 mg", True),
+        ("50 mg", "50 ml", False),
+        ("v2", "v2.4", True),
+    ],
+)
+def test_quantity_matching(a: str, b: str, same: bool) -> None:
+    qa, qb = extract_quantities(a)[0], extract_quantities(b)[0]
+    assert quantity_matches(qa, qb) is same
+
+
+def test_comparable_needs_same_unit() -> None:
+    days, mg = extract_quantities("30 days and 5 mg")
+    assert comparable(days, extract_quantities("14 days")[0])
+    assert not comparable(days, mg)
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("Ibuprofen is not recommended during pregnancy", {"recommend", "pregnancy"}),
+        ("Take with food; do not exceed 4 doses", {"exceed", "dos"}),
+        ("Take it with or without food", set()),
+        ("no more than 100 mg", set()),
+        ("Opened software cannot be returned", {"return"}),
+    ],
+)
+def test_negation_scope(text: str, negated: set[str]) -> None:
+    assert negated_stems(tokenize(text)) == negated
+
+
+@pytest.mark.parametrize(
+    ("text", "hedged"),
+    [
+        ("It may cause bleeding in some patients", True),
+        ("Dizziness is thought to occur", True),
+        ("It can cause nausea", True),
+        ("Orders can be returned within 30 days", False),
+        ("How often it happens is not known", False),
+        ("Refunds are issued within 14 days", False),
+    ],
+)
+def test_hedge_cues(text: str, hedged: bool) -> None:
+    assert bool(hedge_cues(tokenize(text))) is hedged
+
+
+def test_hedge_scope_is_the_clause() -> None:
+    _, scoped = hedge_scope("It is returned during a failover and usually clears in seconds.")
+    assert "clear" in scoped and "failover" not in scoped
+
+
+def test_proper_names() -> None:
+    names = proper_names("Blue Bell shut its Broken Arrow plant. The CDC said so.")
+    assert names == ["Blue Bell", "Broken Arrow", "CDC"]
