@@ -376,3 +376,9 @@ def test_gate_and_consistency_modes_use_their_prompts(tiny_suite, fake_openai, t
         assert report.judge.prompt_version == f"{mode.value}-v1"
         assert head in fake_openai.completions()[-1].system
         assert all(a.claims for a in report.analyses)
+
+
+def test_missing_key_for_the_openai_api_is_a_usage_error(tiny_suite, tmp_path):
+    result = CliRunner().invoke(app, ["run", str(tiny_suite), "--judge", "llm", "-q",
+                                      "--no-save", "--db", str(tmp_path / "h.db")])
+    assert result.exit_code == 4 and "needs an API key" in result.output

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from ..errors import UsageError
 from ..judge_cache import JudgeCache, NoCache
 from ..models import JudgeSpec, Mode, PairwiseJudgement, Preference
 from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_claims
@@ -124,6 +125,11 @@ class LLMJudge:
         finish: Callable[[_Planned, list[Outcome]], JudgeResult],
         progress: ProgressCallback | None,
     ) -> list[JudgeResult]:
+        if self.settings.api_key is None and not self.settings.base_url:
+            raise UsageError(
+                "the llm judge needs an API key for the OpenAI API: set OPENAI_API_KEY, pass "
+                "--api-key, or set api_key in the [llm] section of halgate.toml"
+            )
         cache = JudgeCache(self.settings.db) if self.use_cache else NoCache()
         client = ChatClient(self.settings)
         asker = Asker(self.settings, client, cache)
@@ -239,8 +245,6 @@ def make_llm_judge(
     try:
         import openai  # noqa: F401 - only to fail early with a helpful message
     except ImportError:  # pragma: no cover
-        from ..errors import UsageError
-
         raise UsageError("the llm judge needs the openai package: pip install openai") from None
     settings = resolve_settings(options)
     return LLMJudge(settings, severity_rules, Mode(mode) if mode else None, cache)
