@@ -12,7 +12,6 @@ import asyncio
 import concurrent.futures
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -33,10 +32,8 @@ from .llm_requests import Request, claim_requests, pairwise_requests, task_mode
 T = TypeVar("T")
 
 
-@dataclass
-class _Planned:
-    task: JudgeTask
-    requests: list[Request]
+Planner = Callable[[JudgeTask], list[Request]]
+Finisher = Callable[[JudgeTask, list[Request], list[Outcome]], JudgeResult]
 
 
 class LLMJudge:
@@ -73,10 +70,11 @@ class LLMJudge:
         self, tasks: Sequence[JudgeTask], progress: ProgressCallback | None = None
     ) -> list[JudgeResult]:
         """Judge the claims of every task; results in task order."""
-        plans = [
-            _Planned(t, claim_requests(t, task_mode(t, self.mode), self.settings)) for t in tasks
-        ]
-        return _run_sync(lambda: self._run(plans, self._claims_result, progress))
+
+        def plan(task: JudgeTask) -> list[Request]:
+            return claim_requests(task, task_mode(task, self.mode), self.settings)
+
+        return _run_sync(lambda: self._run(tasks, plan, self._claims_result, progress))
 
     def judge_pairwise(
         self,
@@ -86,19 +84,22 @@ class LLMJudge:
     ) -> tuple[list[JudgeResult], list[PairwiseJudgement]]:
         """Judge each pair twice with the positions swapped (engine's pairwise hook)."""
         pair = (systems[0], systems[1])
-        plans = [
-            _Planned(t, pairwise_requests(t, pair, self.settings) if len(t.answers) == 2 else [])
-            for t in tasks
-        ]
         verdicts: dict[str, PairwiseJudgement] = {}
 
-        def finish(plan: _Planned, outcomes: list[Outcome]) -> JudgeResult:
-            result, judgement = self._pair_result(plan, outcomes, pair)
-            verdicts[plan.task.case.case_id] = judgement
+        def plan(task: JudgeTask) -> list[Request]:
+            return pairwise_requests(task, pair, self.settings) if len(task.answers) == 2 else []
+
+        def finish(task: JudgeTask, _: list[Request], outcomes: list[Outcome]) -> JudgeResult:
+            result, judgement = self._pair_result(task, outcomes, pair)
+            verdicts[task.case.case_id] = judgement
             return result
 
-        results = _run_sync(lambda: self._run(plans, finish, progress))
-        return results, [verdicts[t.case.case_id] for t in tasks]
+        results = _run_sync(lambda: self._run(tasks, plan, finish, progress))
+        pairs = [
+            verdicts.get(r.case_id) or failed_pair(r.case_id, *pair, "; ".join(r.errors.values()))
+            for r in results
+        ]
+        return results, pairs
 
     def estimate(
         self, tasks: Sequence[JudgeTask], mode: Mode, systems: Sequence[str]
@@ -121,8 +122,9 @@ class LLMJudge:
 
     async def _run(
         self,
-        plans: list[_Planned],
-        finish: Callable[[_Planned, list[Outcome]], JudgeResult],
+        tasks: Sequence[JudgeTask],
+        plan: Planner,
+        finish: Finisher,
         progress: ProgressCallback | None,
     ) -> list[JudgeResult]:
         if self.settings.api_key is None and not self.settings.base_url:
@@ -135,41 +137,40 @@ class LLMJudge:
         asker = Asker(self.settings, client, cache)
         try:
 
-            async def one(plan: _Planned) -> JudgeResult:
-                result = await self._one_case(plan, asker, finish)
+            async def one(task: JudgeTask) -> JudgeResult:
+                result = await self._one_case(task, plan, asker, finish)
                 if progress is not None:
                     progress(result)
                 return result
 
-            return list(await asyncio.gather(*(one(p) for p in plans)))
+            return list(await asyncio.gather(*(one(t) for t in tasks)))
         finally:
             await client.aclose()
             cache.close()
 
     async def _one_case(
-        self,
-        plan: _Planned,
-        asker: Asker,
-        finish: Callable[[_Planned, list[Outcome]], JudgeResult],
+        self, task: JudgeTask, plan: Planner, asker: Asker, finish: Finisher
     ) -> JudgeResult:
         """The one place a case's unexpected failure is caught and recorded."""
         try:
-            outcomes = list(await asyncio.gather(*(asker.ask(r) for r in plan.requests)))
-            return finish(plan, outcomes)
+            requests = plan(task)
+            outcomes = list(await asyncio.gather(*(asker.ask(r) for r in requests)))
+            return finish(task, requests, outcomes)
+        except UsageError:
+            raise  # a bad option or prompt file: the whole run is wrong, say so once
         except Exception as exc:  # noqa: BLE001 - recorded as the case's harness error
             secret = self.settings.api_key.get_secret_value() if self.settings.api_key else None
             msg = redact(f"internal error while judging: {type(exc).__name__}: {exc}", secret)
-            return JudgeResult(
-                case_id=plan.task.case.case_id, errors={s: msg for s in plan.task.answers}
-            )
+            return JudgeResult(case_id=task.case.case_id, errors={s: msg for s in task.answers})
 
     # ------------------------------------------------------------------ assembling
 
-    def _claims_result(self, plan: _Planned, outcomes: list[Outcome]) -> JudgeResult:
-        task = plan.task
+    def _claims_result(
+        self, task: JudgeTask, requests: list[Request], outcomes: list[Outcome]
+    ) -> JudgeResult:
         result = JudgeResult(case_id=task.case.case_id)
         usage: Counter[str] = Counter()
-        for req, out in zip(plan.requests, outcomes, strict=True):
+        for req, out in zip(requests, outcomes, strict=True):
             usage.update(out.usage)
             if out.parsed is None:
                 for system in req.labels.values():
@@ -190,9 +191,8 @@ class LLMJudge:
         return result
 
     def _pair_result(
-        self, plan: _Planned, outcomes: list[Outcome], pair: tuple[str, str]
+        self, task: JudgeTask, outcomes: list[Outcome], pair: tuple[str, str]
     ) -> tuple[JudgeResult, PairwiseJudgement]:
-        task = plan.task
         cid = task.case.case_id
         result = JudgeResult(case_id=cid, usage={"calls": 0})
         for out in outcomes:
