@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 
 from .attribution import SourceReference, find_reference, resolve_reference
+from .lexicon import alternatives
 from .quantities import Quantity, comparable, extract_quantities, quantity_matches
 from .retrieval import DocumentIndex, EvidenceIndex, Hit, Passage
 from .text import content_stems, hedge_cues, negated_stems, proper_names, tokenize
@@ -101,6 +102,7 @@ class Alignment:
     hedge_mismatch: bool = False
     attributed_doc: str | None = None
     citation_mismatch: bool = False
+    null_fields: list[str] = field(default_factory=list)
 
 
 def align(
@@ -139,7 +141,25 @@ def align(
         al.negation_mismatch = any(_negation_mismatch(claim, p) for p in al.support or [best])
         al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted)
     _citation(claim, al, index, named)
+    al.null_fields = _null_fields(wanted, hits)
     return al
+
+
+# Key words too generic to tie a claim to one record field ("RestaurantsGoodForKids").
+_GENERIC_KEYS = frozenset("restaurant business good attribute".split())
+
+
+def _null_fields(wanted: set[str], hits: list[Hit]) -> list[str]:
+    """Record fields that are null (unknown) and that the claim speaks about, with no other
+    retrieved passage stating the same words: the claim fills a gap the record left open."""
+    out = []
+    for h in hits:
+        shared = (h.passage.unknown - _GENERIC_KEYS) & wanted
+        if shared and not any(
+            shared <= o.passage.stems for o in hits if not o.passage.unknown
+        ):
+            out.append(h.passage.text.split(":")[0])
+    return out
 
 
 def _rank(
@@ -250,8 +270,17 @@ def _derived(q: Quantity, others: tuple[Quantity, ...]) -> bool:
 
 
 def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
+    """Every word of the name is in the sources (or the question), allowing plurals, a
+    hyphen dropped ("Wi-Fi" / "WiFi") and a state's postal code ("California" / "CA")."""
     tokens = [t.removesuffix("'s") for t in tokenize(name)]
-    return all(any(t in v for v in vocabs) for t in tokens)
+    if len(tokens) > 1 and any("".join(tokens) in v for v in vocabs):
+        return True
+
+    def known(t: str) -> bool:
+        forms = (t, t.removesuffix("s"), *alternatives(t))
+        return any(f in v for f in forms for v in vocabs)
+
+    return all(known(t) for t in tokens)
 
 
 def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:

@@ -216,7 +216,7 @@ def schemas(
         raise typer.Exit(1)
 
 
-from . import cli_dashboard, cli_store  # noqa: E402,F401  (register their commands)
+from . import cli_calibrate, cli_dashboard, cli_store  # noqa: E402,F401  (register their commands)
 
 # Typer may bundle its own copy of click; find its exception classes through a public name.
 _UsageError = typer.BadParameter.__mro__[1]

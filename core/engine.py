@@ -17,6 +17,7 @@ from .errors import UsageError
 from .gate import decide
 from .judges.base import Judge, JudgeResult, JudgeTask, ProgressCallback
 from .metrics import answer_metrics, system_rates
+from .parallel import judge_tasks
 from .models import (
     AnswerAnalysis,
     Case,
@@ -160,7 +161,7 @@ def run_suite(
     if mode == Mode.PAIRWISE:
         results, pairs = judge_pairs(judge, tasks, systems, policy, progress)
     else:
-        results = judge.judge(tasks, progress)
+        results = judge_tasks(judge, tasks, progress)
     t1 = time.perf_counter()
     analyses = _analyses(suite, mode, systems, results, policy)
     usage: dict[str, int] = {}

@@ -18,7 +18,8 @@ from .text import sentence_spans
 _WS = re.compile(r"\s*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|_+")
 _DECODER = json.JSONDecoder()
-_NEGATIVE = {"false", "no", "none", "null", "0", "n/a", "not available"}
+_NEGATIVE = {"false", "no", "none", "0", "n/a", "not available"}
+_CLOSED = re.compile(r"^0?0:00?-0?0:00?$")  # "Monday": "0:0-0:0" in business hours
 _POSITIVE = {"true": "yes"}
 # Long string values (reviews) are split into sentences; short ones stay whole.
 _SPLIT_LONGER_THAN = 160
@@ -43,7 +44,15 @@ class Leaf:
     @property
     def negative(self) -> bool:
         """A no/false/none value: the record denies what its key names."""
+        if self.unknown:
+            return False
         return self.value is False or str(self.value).strip().lower() in _NEGATIVE
+
+    @property
+    def unknown(self) -> bool:
+        """A null value: the record does not know, so any claim about it is unfounded
+        (RAGTruth counts claims about null fields as hallucinations)."""
+        return self.value is None or str(self.value).strip().lower() in {"null", "none"}
 
     def label(self) -> str:
         """The key path in words: ('attributes', 'RestaurantsTakeOut') -> 'Restaurants Take Out'."""
@@ -59,6 +68,10 @@ class Leaf:
         """(start, end, text) units to index: the whole leaf, or sentences of a long string."""
         value = self.value
         shown = _POSITIVE.get(str(value).lower(), "no" if self.negative else str(value))
+        if self.unknown:
+            shown = "unknown"
+        elif isinstance(value, str) and _CLOSED.match(value.strip()):
+            shown = "closed"
         if isinstance(value, str) and len(value) > _SPLIT_LONGER_THAN and self.exact:
             inner = self.value_start + 1  # skip the opening quote
             for s, e in sentence_spans(value):
@@ -68,9 +81,14 @@ class Leaf:
 
 
 def _words(key: str) -> str:
-    # "WiFi" -> "Wi Fi WiFi": split for matching "wi-fi", whole for matching "wifi".
+    """'WiFi' -> 'Wi Fi WiFi': split for matching "wi-fi", whole for matching "wifi";
+    adjacent parts joined too, so 'RestaurantsTakeOut' also reads 'takeout'."""
     split = _CAMEL.sub(" ", key).strip()
-    return split if split == key else f"{split} {key}"
+    if split == key:
+        return split
+    parts = split.split()
+    pairs = [a + b for a, b in zip(parts, parts[1:], strict=False) if len(parts) > 2]
+    return " ".join([split, *pairs, key])
 
 
 def json_leaves(text: str) -> list[Leaf]:

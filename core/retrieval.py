@@ -45,6 +45,7 @@ class Passage:
     hedges: tuple[str, ...]
     hedged: frozenset[str]
     section: str = ""
+    unknown: frozenset[str] = frozenset()  # key stems of a record field that is null
 
 
 @dataclass
@@ -74,9 +75,16 @@ class Hit:
 
 
 def make_passage(
-    doc_id: str, start: int, end: int, text: str, section: str = "", denied: str | None = None
+    doc_id: str,
+    start: int,
+    end: int,
+    text: str,
+    section: str = "",
+    denied: str | None = None,
+    unknown: str | None = None,
 ) -> Passage:
-    """A passage with its features; `denied` is what a record's no/false value negates."""
+    """A passage with its features; `denied` is what a record's no/false value negates,
+    `unknown` what a null value leaves open."""
     tokens = tokenize(text)
     stems = frozenset(content_stems(tokens))
     cues, hedged = hedge_scope(text)
@@ -96,6 +104,7 @@ def make_passage(
         hedges=tuple(cues),
         hedged=frozenset(hedged),
         section=section,
+        unknown=frozenset(content_stems(tokenize(unknown))) if unknown else frozenset(),
     )
 
 
@@ -155,7 +164,10 @@ def _record_passages(doc: Document) -> list[Passage]:
     for leaf in leaves:
         for start, end, text in leaf.pieces():
             denied = leaf.key_words() if leaf.negative else None
-            passages.append(make_passage(doc.doc_id, start, end, text, leaf.section, denied))
+            unknown = leaf.key_words() if leaf.unknown else None
+            passages.append(
+                make_passage(doc.doc_id, start, end, text, leaf.section, denied, unknown)
+            )
     return passages
 
 

@@ -274,7 +274,8 @@ _NAME = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'\-]*[a-zA-Z0-9]|[A-Z]{2,})(?:\s+(?:[A
 _NOT_NAMES = frozenset(
     """i the a an this that these those it its in on at for of to and or but if when
     monday tuesday wednesday thursday friday saturday sunday january february march april
-    may june july august september october november december yes no note please""".split()
+    may june july august september october november december yes no note please am pm
+    mondays tuesdays wednesdays thursdays fridays saturdays sundays""".split()
 )
 
 

@@ -196,7 +196,8 @@ def load_fake_openai():
 
     name = "halgate_tests_fake_openai"
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).parent / "fake_openai.py")
+        path = Path(__file__).parent / "fake_openai.py"
+        spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)

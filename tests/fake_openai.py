@@ -29,6 +29,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -274,6 +275,12 @@ def _words(text: str) -> set[str]:
     return {w for w in WORD.findall(text.lower()) if len(w) > 2 or w.isdigit()}
 
 
+@lru_cache(maxsize=4096)
+def _indexed(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A document's sentences with their word sets, computed once per document text."""
+    return tuple((s, frozenset(_words(s))) for s in sentences(text))
+
+
 def _negations(text: str) -> set[str]:
     return NEGATION & set(re.findall(r"[a-z]+", text.lower()))
 
@@ -283,8 +290,8 @@ def judge_sentence(sentence: str, docs: dict[str, str], mode: str) -> dict[str, 
     words = _words(sentence)
     best = (0.0, "", "")
     for doc_id, text in docs.items():
-        for s in sentences(text):
-            score = len(words & _words(s)) / max(len(words), 1)
+        for s, doc_words in _indexed(text):
+            score = len(words & doc_words) / max(len(words), 1)
             if score > best[0]:
                 best = (score, doc_id, s)
     score, doc_id, quote = best

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 import plotly.graph_objects as go
-
 from halgate.charts import (
     judge_health_chart,
     rate_trend_chart,

@@ -8,13 +8,12 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 from halgate.cli import app
 from halgate.cli_dashboard import streamlit_command
 from halgate.errors import SuiteError
 from halgate.suite import load_suite
 from halgate.suite_archive import extract_suite_archive
+from typer.testing import CliRunner
 
 
 def test_the_app_file_ships_inside_the_package():

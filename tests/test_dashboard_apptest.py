@@ -12,10 +12,9 @@ import json
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
-
 from halgate.dashboard import actions
 from halgate.store import Store
+from streamlit.testing.v1 import AppTest
 
 from .conftest import REPO, build_report
 
@@ -72,6 +71,13 @@ def test_runs_page_lists_the_run_with_its_decision_and_selects_it(app, dashboard
     assert list(table["decision"]) == ["FAILED"]
     assert app.sidebar.selectbox[0].value == run_id
     assert app.session_state["run_id"] == run_id
+
+
+def test_open_button_switches_to_the_overview_of_the_chosen_run(app, dashboard_db):
+    next(b for b in app.button if b.label == "Open").click().run()
+    assert not app.exception
+    assert app.title[0].value == "Overview"
+    assert status(app) == "FAILED"
 
 
 def test_overview_shows_every_reason_rates_with_interval_and_pending_reviews(app):

@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from halgate.store import Store
 
 from .conftest import EXAMPLE_SUITE, REPO, judged_run_db

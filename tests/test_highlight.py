@@ -6,7 +6,6 @@ import html
 from html.parser import HTMLParser
 
 import pytest
-
 from halgate.highlight import (
     VERDICT_CLASS,
     citation_span,
@@ -58,7 +57,10 @@ def spanned(text: str, start: int, end: int, verdict: str, index: int = 0):
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_untrusted_answer_text_renders_as_text_never_as_markup(payload):
     answer = f"The dose is 200 mg. {payload} Take it daily."
-    claims = [spanned(answer, 0, 19, "CONTRADICTED"), spanned(answer, 20, len(answer), "UNSUPPORTED", 1)]
+    claims = [
+        spanned(answer, 0, 19, "CONTRADICTED"),
+        spanned(answer, 20, len(answer), "UNSUPPORTED", 1),
+    ]
     out = highlight_answer(answer, claims)
     tags = parse(out)
     assert {t for t, _ in tags.tags} <= {"div", "mark"}
@@ -92,7 +94,8 @@ def test_every_claim_span_is_marked_with_its_verdict_class():
         VERDICT_CLASS[Verdict.UNSUPPORTED],
     ]
     out = highlight_answer(answer, claims)
-    assert '<mark class="verdict-contradicted" title="CONTRADICTED">The dose is 200 mg.</mark>' in out
+    mark = '<mark class="verdict-contradicted" title="CONTRADICTED">The dose is 200 mg.</mark>'
+    assert mark in out
 
 
 def test_overlapping_and_out_of_range_spans_keep_markup_well_formed():

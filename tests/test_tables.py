@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from halgate.tables import CLAIM_COLUMNS, ClaimFilter, claims_frame, filter_claims
 
 

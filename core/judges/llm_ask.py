@@ -30,11 +30,15 @@ from .llm_requests import Request
 class Cache(Protocol):
     """What the asker needs of a cache (JudgeCache or NoCache)."""
 
-    def get(self, key: str) -> CachedResponse | None: ...  # noqa: D102
+    def get(self, key: str) -> CachedResponse | None:
+        """The stored response for a key, or None."""
+        ...
 
-    def put(  # noqa: D102
+    def put(
         self, key: str, prompt_version: str, model: str, response: str, usage: dict[str, int]
-    ) -> None: ...
+    ) -> None:
+        """Store a response at once (committed before the next request finishes)."""
+        ...
 
 
 @dataclass

@@ -3,7 +3,8 @@
 For every answer: extract claims, retrieve evidence sentences, compute alignment signals
 (alignment.py), then decide verdict and type by explicit rules in a fixed order, so the
 rationale can name the one signal that decided. Thresholds and score weights come from
-``data/calibration/offline_v1.json``, never from constants here.
+``data/calibration/offline_v2.json``, never from constants here; its learned model
+(claim_model.py) then rescores every claim.
 """
 
 from __future__ import annotations
@@ -24,7 +25,16 @@ from ..alignment import (
     question_features,
 )
 from ..citations import locate_quote
+from ..claim_model import (
+    answer_context,
+    answer_novelty,
+    claim_matrix,
+    is_refusal,
+    load_models,
+    model_for,
+)
 from ..claims import extract_claims
+from ..lexicon import DISCOURSE_STEMS
 from ..models import Citation, Claim, ClaimJudgement, Document, HallucinationType, JudgeSpec
 from ..models import Verdict as V
 from ..policy import SeverityRules
@@ -32,13 +42,19 @@ from ..resources import data_path
 from ..retrieval import EvidenceIndex, evidence_index
 from ..severity import assign_severity
 from .base import JudgeResult, JudgeTask, ProgressCallback, register_judge
+from .offline_rescore import rescore
 
 T = HallucinationType
 
 
+DEFAULT_CALIBRATION = "offline_v2.json"
+
+
 def load_calibration(path: Path | str | None = None) -> dict[str, Any]:
-    """The judge's thresholds and weights (the shipped offline_v1.json by default)."""
-    file = Path(path) if path else data_path("calibration", "offline_v1.json")
+    """The judge's thresholds and weights (the shipped offline_v2.json by default)."""
+    file = Path(path) if path else data_path("calibration", DEFAULT_CALIBRATION)
+    if not path and not file.exists():  # a fresh checkout before the first calibration
+        file = data_path("calibration", "offline_v1.json")
     return json.loads(file.read_text(encoding="utf-8"))
 
 
@@ -54,12 +70,18 @@ class Decision:
 class OfflineJudge:
     """Claim extraction + BM25 evidence + alignment rules; the embedded default judge."""
 
+    #: Pure CPU work with no shared state: the engine may spread tasks over processes.
+    cpu_bound = True
+
     def __init__(
         self,
         severity_rules: SeverityRules | dict[str, Any] | None = None,
         calibration: str | Path | None = None,
+        use_model: bool = True,
     ):
         self.cal = load_calibration(calibration)
+        # Calibration trains on the rule verdicts alone, so it switches the model off.
+        self.models = load_models(self.cal.get("model")) if use_model else {}
         self.rules = SeverityRules.model_validate(
             severity_rules.model_dump()
             if isinstance(severity_rules, SeverityRules)
@@ -71,7 +93,8 @@ class OfflineJudge:
             model=None,
             prompt_version=self.cal.get("version", "offline-v1"),
             options={
-                "calibration": str(calibration) if calibration else "offline_v1.json",
+                "calibration": str(calibration) if calibration else DEFAULT_CALIBRATION,
+                "use_model": bool(self.models),
                 "severity_rules": self.rules.model_dump(mode="json"),
             },
         )
@@ -101,10 +124,24 @@ class OfflineJudge:
         result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
         for system, answer in task.answers.items():
             claims = extract_claims(answer, task.case.case_id, system)
-            result.claims[system] = [
-                self._judge_claim(c, task, index, docs, question) for c in claims
-            ]
+            judged = [self._judge_claim(c, task, index, docs, question) for c in claims]
+            result.claims[system] = self._learned(judged, task, answer, index)
         return result
+
+    def _learned(
+        self, claims: list[ClaimJudgement], task: JudgeTask, answer: str, index: EvidenceIndex
+    ) -> list[ClaimJudgement]:
+        """Rule verdicts rescored by the task's learned model (unchanged without one)."""
+        case = task.case
+        model = model_for(self.models, [case.domain or "", *case.tags])
+        if model is None or not claims:
+            return claims
+        ctx = answer_context(
+            claims, answer_novelty(answer, index.vocabulary), is_refusal(answer)
+        )
+        probs = model.claim_scores(claim_matrix(claims, ctx))
+        hard = self.cal["model"].get("hard_signals", [])
+        return rescore(claims, probs, case, self.rules, hard)
 
     def _judge_claim(
         self,
@@ -179,6 +216,12 @@ class OfflineJudge:
                 T.FABRICATION,
                 f"Unsupported: {numbers} appears in no source document.",
             )
+        if al.null_fields:
+            return Decision(
+                V.UNSUPPORTED,
+                T.FABRICATION,
+                f"Unsupported: the record leaves {al.null_fields[0]} empty (null).",
+            )
         if al.names_missing and cov < 1.0:
             names = ", ".join(al.names_missing)
             return Decision(
@@ -245,6 +288,16 @@ class OfflineJudge:
         return round(max(p, 0.51), 6)
 
 
+def _informative_uncovered(al: Alignment, c: ClaimFeatures) -> float:
+    """Share of the claim's content stems (framing words like 'reviewers praised' aside)
+    that no evidence passage holds."""
+    wanted = [s for s in c.stems if s not in DISCOURSE_STEMS]
+    if not wanted:
+        return 0.0
+    missing = set(al.missing_stems)
+    return sum(s in missing for s in wanted) / len(wanted)
+
+
 def _share(n: int, total: int) -> float:
     return n / total if total else 0.0
 
@@ -253,6 +306,8 @@ def _signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
     """The features behind the verdict, stored with the claim for review and calibration."""
     return {
         "coverage": round(al.coverage, 4),
+        "n_stems": len(c.stems),
+        "question_coverage": round(al.question_coverage, 4),
         "support_coverage": round(al.support_coverage, 4),
         "doc_coverage": round(al.doc_coverage, 4),
         "retrieval_score": round(al.hits[0].score, 4) if al.hits else 0.0,
@@ -266,6 +321,9 @@ def _signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
         "attributed_doc": al.attributed_doc,
         "citation_mismatch": al.citation_mismatch,
         "evidence_doc": al.best.doc_id if al.best else None,
+        "null_fields": al.null_fields,
+        "informative_uncovered": round(_informative_uncovered(al, c), 4),
+        "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
     }
 
 

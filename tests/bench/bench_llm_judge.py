@@ -83,12 +83,13 @@ def transport_floor(url: str, n_calls: int, concurrency: int) -> float:
 
 
 def run_once(suite, url: str, db: Path, concurrency: int):
+    """One judged run: (report, wall seconds, CPU seconds of this process)."""
     judge = create_judge(
         "llm", base_url=url, api_key="sk-bench", db=str(db), concurrency=concurrency, mode="compare"
     )
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     report = run_suite(suite, judge, Policy())
-    return report, time.perf_counter() - t0
+    return report, time.perf_counter() - t0, time.process_time() - c0
 
 
 def main(n_cases: int = 1000, concurrency: int = 16) -> dict[str, float]:
@@ -103,12 +104,12 @@ def main(n_cases: int = 1000, concurrency: int = 16) -> dict[str, float]:
         with tempfile.TemporaryDirectory() as tmp:
             suite = load_suite(write_suite(Path(tmp) / "suite", n_cases))
             db = Path(tmp) / "halgate.db"
-            report, wall = run_once(suite, url, db, concurrency)
+            report, wall, cpu = run_once(suite, url, db, concurrency)
             calls = server_calls(url)
             ideal = calls * LATENCY / concurrency
             tokens = report.usage.get("prompt_tokens", 0) + report.usage.get("completion_tokens", 0)
             errors = sum(1 for a in report.analyses if a.harness_error)
-            _, rerun_wall = run_once(suite, url, db, concurrency)
+            _, rerun_wall, _ = run_once(suite, url, db, concurrency)
             rerun_calls = server_calls(url) - calls
             floor = transport_floor(url, calls, concurrency)
     finally:
@@ -124,6 +125,7 @@ def main(n_cases: int = 1000, concurrency: int = 16) -> dict[str, float]:
         "ratio_to_ideal": wall / ideal,
         "bare_client_wall_s": floor,
         "bare_client_ratio": floor / ideal,
+        "judge_cpu_ms_per_case": cpu / n_cases * 1000,
         "prompt_tokens_per_case": report.usage.get("prompt_tokens", 0) / n_cases,
         "completion_tokens_per_case": report.usage.get("completion_tokens", 0) / n_cases,
         "tokens_per_case": tokens / n_cases,
