@@ -173,17 +173,16 @@ def _round(a: np.ndarray) -> list[float]:
 def calibrate(
     rows: Sequence[BenchRow], seed: int = 0, base: str | None = None
 ) -> dict[str, Any]:
-    """A calibration file: the base thresholds plus one model per task and a pooled default."""
+    """A calibration file: the base thresholds plus one model per task type."""
     judge = OfflineJudge(calibration=base, use_model=False)
     samples = collect(rows, judge)
     tasks = sorted({s.task for s in samples})
     models = {t: train_task([s for s in samples if s.task == t], seed) for t in tasks}
-    models["default"] = train_task(samples, seed)
     cal = {k: v for k, v in judge.cal.items() if k != "model"}
     cal["version"] = "offline-v2"
     cal["description"] = (
         "Thresholds of the offline judge's rules plus its learned claim model (one logistic "
-        "regression per task type, 'default' for others), trained by `halgate calibrate`."
+        "regression per task type; other tasks are judged by the rules alone), trained by `halgate calibrate`."
     )
     cal["model"] = {
         "trained_with": {"rows": len(rows), "seed": seed, "part": "tune"},

@@ -188,11 +188,15 @@ def load_models(section: dict[str, Any] | None) -> dict[str, TaskModel]:
 
 
 def model_for(models: dict[str, TaskModel], labels: Sequence[str]) -> TaskModel | None:
-    """The model of the first label naming a trained task, else the pooled 'default'."""
+    """The model of the first label naming a trained task (None: the rules decide alone).
+
+    Only tasks the model was trained on get it: on other material (a helpdesk suite) the
+    hand-set rules, checked against the example suite, are the better judge.
+    """
     for label in labels:
         if label and label in models:
             return models[label]
-    return models.get("default")
+    return None
 
 
 _REFUSAL = re.compile(

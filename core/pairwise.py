@@ -180,7 +180,9 @@ def judge_pairs(
     direct = getattr(judge, "judge_pairwise", None)
     if direct is not None:
         return direct(tasks, systems, progress)
-    results = judge.judge(tasks, progress)
+    from .parallel import judge_tasks  # the offline judge spreads over processes there
+
+    results = judge_tasks(judge, tasks, progress)
     return results, pairwise_from_results(tasks, results, systems, policy)
 
 
