@@ -133,7 +133,7 @@ def align(
         support=[best] if best and coverage >= multi_cov else support,
         missing_stems=sorted(wanted - union - (best.stems if best else frozenset())),
     )
-    _numbers(claim, al, index, hits, question)
+    _numbers(claim, al, index, _current(hits, index, named), question)
     known = (index.vocabulary, question.vocabulary)
     al.names_missing = [n for n in claim.names if not _name_known(n, known)]
     if best:
@@ -155,9 +155,7 @@ def _null_fields(wanted: set[str], hits: list[Hit]) -> list[str]:
     out = []
     for h in hits:
         shared = (h.passage.unknown - _GENERIC_KEYS) & wanted
-        if shared and not any(
-            shared <= o.passage.stems for o in hits if not o.passage.unknown
-        ):
+        if shared and not any(shared <= o.passage.stems for o in hits if not o.passage.unknown):
             out.append(h.passage.text.split(":")[0])
     return out
 
@@ -219,7 +217,8 @@ def _numbers(
         shown = claim.body[q.start : q.end].rstrip(".")
         if any(quantity_matches(q, o) for p in near for o in p.quantities):
             continue
-        if _derived(q, claim.quantities) or _in_context(claim, q, [h.passage for h in hits]):
+        floor = al.coverage - 0.25
+        if _derived(q, claim.quantities) or _in_context(claim, q, [h.passage for h in hits], floor):
             continue
         rival = _conflicting(claim, q, near)
         if rival is not None:
@@ -231,14 +230,44 @@ def _numbers(
             al.numbers_unmatched.append(shown)
 
 
-def _in_context(claim: ClaimFeatures, q: Quantity, passages: list[Passage]) -> bool:
-    """The same value, said about the same thing, in one of `passages`."""
+def _in_context(
+    claim: ClaimFeatures, q: Quantity, passages: list[Passage], floor: float = 0.0
+) -> bool:
+    """The same value, said about the same thing, in one of `passages` that covers the
+    claim nearly as well as the best evidence (`floor`): a '3 months' in an unrelated
+    sentence does not back a claim whose own evidence says '1 month'."""
     mine = _context(claim.body, q)
+    wanted = set(claim.stems)
     return any(
         quantity_matches(q, o) and (not mine or mine & _context(p.text, o))
         for p in passages
+        if _cover(wanted, p.stems) >= floor
         for o in p.quantities
     )
+
+
+def _current(hits: list[Hit], index: EvidenceIndex, named: DocumentIndex | None) -> list[Hit]:
+    """Hits without passages of superseded versions (an older dated document with the same
+    title as a newer one), unless the claim names that document itself."""
+    latest: dict[frozenset[str], str] = {}
+    for d in index.docs:
+        key = d.title_stems - {s for q in d.title_quantities for s in [str(q.value)]}
+        latest[key] = max(latest.get(key, ""), d.recency)
+    old = {
+        d.doc_id
+        for d in index.docs
+        if d.recency
+        and any(r > d.recency and _similar(k, d.title_stems) for k, r in latest.items())
+    }
+    return [
+        h
+        for h in hits
+        if h.passage.doc_id not in old or (named and named.doc_id == h.passage.doc_id)
+    ]
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a and b) and len(a & b) / len(a | b) >= 0.6
 
 
 def _conflicting(claim: ClaimFeatures, q: Quantity, near: list[Passage]) -> Passage | None:

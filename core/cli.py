@@ -43,11 +43,12 @@ def fail(exc: HalgateError) -> typer.Exit:
 
 SuiteArg = Annotated[Path, typer.Argument(help="Suite folder (cases.jsonl, documents, answers/).")]
 JudgeOpt = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--judge",
         "-j",
-        help="Judge to use: offline (default, no network) or llm (OpenAI-compatible endpoint).",
+        help="Judge to use: offline (no network) or llm (OpenAI-compatible endpoint). Default: llm "
+        "when OPENAI_API_KEY / OPENAI_BASE_URL or the config file set an endpoint, else offline.",
     ),
 ]
 
@@ -79,7 +80,7 @@ def run(
             help="Policy TOML (default: the suite's policy.toml, else built-in defaults)."
         ),
     ] = None,
-    judge: JudgeOpt = "offline",
+    judge: JudgeOpt = None,
     out_path: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Write the JSON report here (schema-validated)."),
@@ -104,6 +105,7 @@ def run(
 ) -> None:
     """Evaluate a suite, save it for review, print the summary and exit with the gate's code."""
     from .cli_llm import build_judge, dry_run_text
+    from .judges.llm_config import default_judge_name
     from .engine import run_suite
     from .pairwise import pairwise_summary
     from .policy import load_policy
@@ -116,6 +118,8 @@ def run(
         s = load_suite(suite)
         pol_path = policy or ((suite / "policy.toml") if (suite / "policy.toml").exists() else None)
         pol = load_policy(pol_path)
+        if judge is None:
+            judge = "llm" if (model or base_url or api_key) else default_judge_name()
         j = build_judge(judge, pol, mode, db, model=model, base_url=base_url,
                         api_key=api_key, concurrency=concurrency)
         if dry_run:

@@ -210,3 +210,12 @@ def fake_openai():
     server = load_fake_openai().FakeOpenAI().start()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _no_llm_endpoint_from_the_environment(monkeypatch, tmp_path_factory):
+    """Tests choose their judge explicitly: a developer's OPENAI_* variables or config file
+    must not turn the offline default into live LLM calls."""
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALGATE_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path_factory.getbasetemp() / "home"))

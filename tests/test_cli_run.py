@@ -84,3 +84,13 @@ def test_runs_are_deterministic(tiny_suite):
     b = run_suite(suite, create_judge("offline"), Policy())
     assert [x.model_dump() for x in a.analyses] == [x.model_dump() for x in b.analyses]
     assert a.comparison == b.comparison
+
+
+def test_default_judge_is_offline_unless_an_endpoint_is_configured(tmp_path, monkeypatch):
+    from halgate.judges.llm_config import default_judge_name
+
+    monkeypatch.chdir(tmp_path)
+    assert default_judge_name({}) == "offline"
+    assert default_judge_name({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}) == "llm"
+    (tmp_path / "halgate.toml").write_text('[llm]\nbase_url = "http://127.0.0.1:9/v1"\n')
+    assert default_judge_name({}) == "llm"

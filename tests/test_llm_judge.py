@@ -365,7 +365,8 @@ def test_dry_run_prints_calls_tokens_and_cost_without_calling(tiny_suite, fake_o
 
 
 def test_llm_options_with_the_offline_judge_are_a_usage_error(tiny_suite, tmp_path):
-    result = CliRunner().invoke(app, ["run", str(tiny_suite), "--model", "m", "-q", "--no-save"])
+    result = CliRunner().invoke(
+        app, ["run", str(tiny_suite), "--judge", "offline", "--model", "m", "-q", "--no-save"])
     assert result.exit_code == 4 and "--model only apply to --judge llm" in result.output
 
 

@@ -79,6 +79,18 @@ def read_config(paths: list[Path] | None = None) -> dict[str, Any]:
     return {}
 
 
+def default_judge_name(env: Mapping[str, str] | None = None) -> str:
+    """'llm' when an endpoint or key is configured (OPENAI_* or the config file), else 'offline'.
+
+    The offline judge is the default so that everything runs with no network and no key.
+    """
+    env = os.environ if env is None else env
+    if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
+        return "llm"
+    config = read_config()
+    return "llm" if config.get("api_key") or config.get("base_url") else "offline"
+
+
 def resolve_settings(
     options: Mapping[str, Any],
     env: Mapping[str, str] | None = None,
