@@ -249,21 +249,31 @@ def _in_context(
 def _current(hits: list[Hit], index: EvidenceIndex, named: DocumentIndex | None) -> list[Hit]:
     """Hits without passages of superseded versions (an older dated document with the same
     title as a newer one), unless the claim names that document itself."""
-    latest: dict[frozenset[str], str] = {}
-    for d in index.docs:
-        key = d.title_stems - {s for q in d.title_quantities for s in [str(q.value)]}
-        latest[key] = max(latest.get(key, ""), d.recency)
-    old = {
+    old = _superseded(index)
+    if not old:
+        return hits
+    keep = named.doc_id if named else None
+    return [h for h in hits if h.passage.doc_id not in old or h.passage.doc_id == keep]
+
+
+_SUPERSEDED: dict[int, tuple[EvidenceIndex, frozenset[str]]] = {}
+
+
+def _superseded(index: EvidenceIndex) -> frozenset[str]:
+    """Ids of the case's documents that a newer version among them replaces (memoised)."""
+    hit = _SUPERSEDED.get(id(index))
+    if hit is not None and hit[0] is index:
+        return hit[1]
+    dated = [d for d in index.docs if d.recency]
+    old = frozenset(
         d.doc_id
-        for d in index.docs
-        if d.recency
-        and any(r > d.recency and _similar(k, d.title_stems) for k, r in latest.items())
-    }
-    return [
-        h
-        for h in hits
-        if h.passage.doc_id not in old or (named and named.doc_id == h.passage.doc_id)
-    ]
+        for d in dated
+        if any(e.recency > d.recency and _similar(e.title_stems, d.title_stems) for e in dated)
+    )
+    if len(_SUPERSEDED) > 4096:
+        _SUPERSEDED.clear()
+    _SUPERSEDED[id(index)] = (index, old)
+    return old
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -306,7 +316,7 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
         return True
 
     def known(t: str) -> bool:
-        forms = (t, t.removesuffix("s"), *alternatives(t))
+        forms = (t, t + "'s", t.removesuffix("s"), *alternatives(t))
         return any(f in v for f in forms for v in vocabs)
 
     return all(known(t) for t in tokens)

@@ -182,7 +182,8 @@ def calibrate(
     cal["version"] = "offline-v2"
     cal["description"] = (
         "Thresholds of the offline judge's rules plus its learned claim model (one logistic "
-        "regression per task type; other tasks are judged by the rules alone), trained by `halgate calibrate`."
+        "regression per task type; other tasks are judged by the rules alone), trained by "
+        "`halgate calibrate`."
     )
     cal["model"] = {
         "trained_with": {"rows": len(rows), "seed": seed, "part": "tune"},

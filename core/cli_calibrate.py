@@ -19,7 +19,8 @@ from .errors import HalgateError, UsageError
 
 @app.command("calibrate")
 def calibrate_command(
-    benchmark: Annotated[Path, typer.Option(help="Benchmark JSONL with span labels.")],
+    benchmark: Annotated[list[Path], typer.Option(help="Benchmark JSONL with labels "
+                                                  "(repeat to pool several).")],
     out_file: Annotated[Path, typer.Option("--out", help="Calibration JSON to write.")],
     part: Annotated[str, typer.Option(help="Rows to train on: tune (default) or all.")] = "tune",
     seed: Annotated[int, typer.Option(help="Seed of the cross-validation folds.")] = 0,
@@ -33,13 +34,14 @@ def calibrate_command(
     if part not in {"tune", "all"}:
         raise fail(UsageError(f"--part must be tune or all, not {part!r} (never the holdout)"))
     try:
-        rows = load_benchmark(benchmark, part=part)
+        rows = [r for b in benchmark for r in load_benchmark(b, part=part)]
         if not rows:
-            raise UsageError(f"{benchmark}: no rows in part {part!r}")
+            raise UsageError(f"{benchmark[0]}: no rows in part {part!r}")
         cal = calibrate(rows, seed, str(base) if base else None)
     except HalgateError as exc:
         raise fail(exc) from None
-    cal["model"]["trained_with"].update({"benchmark": benchmark.name, "part": part})
+    names = [f"{b.parent.name}/{b.name}" for b in benchmark]
+    cal["model"]["trained_with"].update({"benchmarks": names, "part": part})
     out_file.write_text(json.dumps(cal, indent=1) + "\n", encoding="utf-8")
     for task, m in cal["model"]["tasks"].items():
         out.print(

@@ -168,15 +168,18 @@ def scroll_script(anchor: str) -> str:
     """A tiny fixed script that scrolls the document box to the cited passage.
 
     Only ``anchor`` varies and it is reduced to [A-Za-z0-9_-]; no untrusted text is in it, so
-    it may be rendered with JavaScript enabled while the evidence itself is not.
+    it may be rendered with JavaScript enabled while the evidence itself is not. The code has
+    no ``<`` or ``&``: Streamlit passes script text through DOMPurify, which drops a script
+    whose text looks like markup (e.g. ``n<40``).
     """
     ident = safe_id(anchor)
     return (
         "<script>(function(){var n=0;function go(){"
         f"var el=document.getElementById('{ident}');"
-        "if(!el){if(n++<40){setTimeout(go,50);}return;}"
-        "var box=el.closest('.hg-doc');"
-        "if(box){box.scrollTop=el.offsetTop-box.offsetTop-box.clientHeight/3;}"
+        "if(!el){if(n++ !== 40){setTimeout(go,50);}return;}"
+        "var box=el.closest('.hg-doc');if(!box){return;}"
+        "var dy=el.getBoundingClientRect().top-box.getBoundingClientRect().top;"
+        "box.scrollTop+=dy-box.clientHeight/3;"
         "}go();})();</script>"
     )
 

@@ -140,7 +140,17 @@ def test_triage_overturn_in_a_real_browser(dashboard_url, example_db):
             expect(answer).to_contain_text("<img src=x onerror=")
             assert answer.locator("img").count() == 0
             expect(page.locator(".hg-doc mark.cited").first).to_be_visible()
-            page.wait_for_timeout(500)  # let the source box scroll to the cited passage
+            # The source box scrolls the cited passage into its visible part.
+            page.wait_for_function(
+                """() => {
+                    const m = document.querySelector('.hg-doc mark.cited');
+                    const box = m && m.closest('.hg-doc');
+                    if (!box) return false;
+                    const a = m.getBoundingClientRect(), b = box.getBoundingClientRect();
+                    return a.top >= b.top && a.top <= b.bottom;
+                }""",
+                timeout=10_000,
+            )
             evidence = page.locator('[data-testid="stHorizontalBlock"]').filter(
                 has=page.locator(".hg-answer")
             )

@@ -146,3 +146,9 @@ def test_decision_banner_escapes_reasons_and_lists_every_one():
     assert out.count('class="hg-reason') == 2
     assert "<img" not in out and html.escape("<img src=x onerror=alert(1)>") in out
     assert "<b>cand</b>" not in out
+
+
+def test_scroll_script_body_has_no_markup_characters_that_dompurify_would_drop():
+    body = scroll_script("cite-q1")
+    inner = body.removeprefix("<script>").removesuffix("</script>")
+    assert "<" not in inner and "&" not in inner

@@ -186,7 +186,7 @@ def test_deterministic_and_spec() -> None:
     assert first == second
     judge = create_judge("offline")
     assert "offline" in judge_names()
-    assert judge.spec.judge_id == "offline@offline-v1"
+    assert judge.spec.judge_id == "offline@offline-v2"
     assert judge.spec.options["severity_rules"]["critical_domains"]
 
 
@@ -203,7 +203,7 @@ def test_one_failing_task_does_not_sink_the_run() -> None:
 
 def test_thresholds_come_from_the_calibration_file(tmp_path: Path) -> None:
     cal = load_calibration()
-    assert cal["version"] == "offline-v1"
+    assert cal["version"] == "offline-v2"
     cal["thresholds"]["support_coverage"] = 1.01
     cal["thresholds"]["partial_coverage"] = 1.01
     path = tmp_path / "strict.json"

@@ -87,7 +87,14 @@ with start:
         folder = st.text_input("Suite folder path", key="nr-folder")
         archive = st.file_uploader("Zipped suite", type=["zip"], key="nr-zip")
         c1, c2 = st.columns(2)
-        judge = c1.selectbox("Judge", judge_names(), key="nr-judge")
+        names = judge_names()
+        judge = c1.selectbox(
+            "Judge",
+            names,
+            index=names.index("offline") if "offline" in names else 0,
+            key="nr-judge",
+            help="offline: embedded, no network; llm: OPENAI_* settings.",
+        )
         mode = c2.selectbox("Mode", ["compare", "gate", "consistency"], key="nr-mode")
         policy_choice = st.radio(
             "Policy",
