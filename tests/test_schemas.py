@@ -22,3 +22,29 @@ def test_invalid_report_is_rejected_with_path():
         validate_report_data({"schema_version": "1.0"})
     with pytest.raises(ReportError, match="not valid JSON"):
         parse_report(b"{not json", "upload.json")
+
+
+def _report_with_bad_claim(tiny_suite, copies: int, bad_index: int):
+    from halgate.engine import run_suite
+    from halgate.judges.base import create_judge
+    from halgate.policy import Policy
+    from halgate.suite import load_suite
+
+    report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy())
+    template = next(a for a in report.analyses if a.claims)
+    analyses = [template] * copies
+    bad_claim = template.claims[0].model_copy(update={"score": 5.0})  # not validated
+    analyses[bad_index] = template.model_copy(update={"claims": [bad_claim]})
+    return report.model_copy(update={"analyses": analyses})
+
+
+@pytest.mark.parametrize("copies, bad_index", [(10, 7), (2400, 1500)])  # in-process, processes
+def test_report_writer_rejects_a_bad_analysis_with_its_path(tiny_suite, tmp_path, copies,
+                                                           bad_index):
+    from halgate.reports.json_report import write_report
+
+    report = _report_with_bad_claim(tiny_suite, copies, bad_index)
+    out = tmp_path / "r.json"
+    with pytest.raises(ReportError, match=rf"analyses/{bad_index}/claims/0/score"):
+        write_report(report, out)
+    assert not out.exists()
