@@ -201,7 +201,8 @@ class VerdictCounts(Record):
     @property
     def total(self) -> int:
         """All claims counted."""
-        return sum(getattr(self, v.value) for v in Verdict)
+        return (self.SUPPORTED + self.PARTIALLY_SUPPORTED + self.UNSUPPORTED
+                + self.CONTRADICTED + self.OUT_OF_SCOPE)
 
 
 class AnswerAnalysis(Record):
