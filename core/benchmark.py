@@ -60,7 +60,10 @@ def part_of(row_id: str) -> str:
 
 
 def load_benchmark(
-    path: Path, task: str | None = None, part: str = "all", limit: int | None = None,
+    path: Path,
+    task: str | None = None,
+    part: str = "all",
+    limit: int | None = None,
     seed: int = 0,
 ) -> list[BenchRow]:
     """Read a benchmark JSONL; filter by task and part; shuffle with `seed` before `limit`."""
@@ -73,9 +76,12 @@ def load_benchmark(
         try:
             r = json.loads(line)
             row = BenchRow(
-                id=str(r["id"]), task=r["task"], question=r.get("question"),
+                id=str(r["id"]),
+                task=r["task"],
+                question=r.get("question"),
                 documents=[Document(doc_id=d["doc_id"], text=d["text"]) for d in r["documents"]],
-                answer=r["answer"], hallucinated=r["label"] == "hallucinated",
+                answer=r["answer"],
+                hallucinated=r["label"] == "hallucinated",
                 spans=[(s["start"], s["end"]) for s in r.get("spans") or []],
             )
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
@@ -104,28 +110,42 @@ def predict_novelty(row: BenchRow) -> Prediction:
 def prediction_of(analysis: AnswerAnalysis) -> Prediction:
     """A judge's answer-level decision, score and hallucinated spans."""
     bad = [c for c in analysis.claims if c.verdict in HALLUCINATED]
-    return Prediction(hallucinated=bool(bad), score=analysis.answer_score,
-                      spans=[(c.start, c.end) for c in bad])
+    return Prediction(
+        hallucinated=bool(bad), score=analysis.answer_score, spans=[(c.start, c.end) for c in bad]
+    )
 
 
 def judge_rows(
-    judge: Judge, rows: Sequence[BenchRow], policy: Policy,
+    judge: Judge,
+    rows: Sequence[BenchRow],
+    policy: Policy,
     progress: Callable[[object], None] | None = None,
 ) -> list[Prediction]:
     """Run the judge on every row (one task each) and turn the analyses into predictions."""
     tasks = [
         JudgeTask(
-            case=Case(case_id=r.id, question=r.question or "", doc_ids=[d.doc_id for d in r.documents],
-                      tags=[r.task], domain=r.task),
-            documents=r.documents, answers={"system": r.answer},
+            case=Case(
+                case_id=r.id,
+                question=r.question or "",
+                doc_ids=[d.doc_id for d in r.documents],
+                tags=[r.task],
+                domain=r.task,
+            ),
+            documents=r.documents,
+            answers={"system": r.answer},
         )
         for r in rows
     ]
     results = judge.judge(tasks, progress)
     out = []
     for r, res in zip(rows, results, strict=True):
-        a = analysis_of(r.id, "system", res.claims.get("system", []), policy,
-                        harness_error=res.errors.get("system"))
+        a = analysis_of(
+            r.id,
+            "system",
+            res.claims.get("system", []),
+            policy,
+            harness_error=res.errors.get("system"),
+        )
         out.append(prediction_of(a))
     return out
 
@@ -156,23 +176,27 @@ def _chars(spans: Iterable[tuple[int, int]]) -> set[int]:
 
 def response_metrics(rows: Sequence[BenchRow], preds: Sequence[Prediction]) -> dict:
     """Response- and span-level figures of one scorer on some rows."""
-    tp = sum(r.hallucinated and p.hallucinated for r, p in zip(rows, preds))
-    fp = sum(not r.hallucinated and p.hallucinated for r, p in zip(rows, preds))
-    fn = sum(r.hallucinated and not p.hallucinated for r, p in zip(rows, preds))
+    tp = sum(r.hallucinated and p.hallucinated for r, p in zip(rows, preds, strict=True))
+    fp = sum(not r.hallucinated and p.hallucinated for r, p in zip(rows, preds, strict=True))
+    fn = sum(r.hallucinated and not p.hallucinated for r, p in zip(rows, preds, strict=True))
     tn = len(rows) - tp - fp - fn
     prec, rec = ratio(tp, tp + fp), ratio(tp, tp + fn)
     spec = ratio(tn, tn + fp)
     inter = pred_n = gold_n = 0
-    for r, p in zip(rows, preds):
+    for r, p in zip(rows, preds, strict=True):
         g, q = _chars(r.spans), _chars(p.spans)
         inter, pred_n, gold_n = inter + len(g & q), pred_n + len(q), gold_n + len(g)
     sp, sr = ratio(inter, pred_n), ratio(inter, gold_n)
     return {
         "n": len(rows),
-        "precision": prec, "recall": rec, "f1": _f1(prec, rec),
+        "precision": prec,
+        "recall": rec,
+        "f1": _f1(prec, rec),
         "balanced_accuracy": None if rec is None or spec is None else (rec + spec) / 2,
         "auroc": auroc([r.hallucinated for r in rows], [p.score for p in preds]),
-        "span_precision": sp, "span_recall": sr, "span_f1": _f1(sp, sr),
+        "span_precision": sp,
+        "span_recall": sr,
+        "span_f1": _f1(sp, sr),
         "confusion": {"tp": tp, "fp": fp, "fn": fn, "tn": tn},
     }
 
@@ -182,7 +206,9 @@ def _f1(p: float | None, r: float | None) -> float | None:
 
 
 def evaluate_benchmark(
-    judge: Judge, rows: Sequence[BenchRow], policy: Policy | None = None,
+    judge: Judge,
+    rows: Sequence[BenchRow],
+    policy: Policy | None = None,
     progress: Callable[[object], None] | None = None,
 ) -> dict:
     """Judge figures overall and per task, each with the novelty baseline's beside them."""
@@ -191,8 +217,10 @@ def evaluate_benchmark(
 
     def block(idx: list[int]) -> dict:
         rs = [rows[i] for i in idx]
-        return {**response_metrics(rs, [preds[i] for i in idx]),
-                "novelty_baseline": response_metrics(rs, [base[i] for i in idx])}
+        return {
+            **response_metrics(rs, [preds[i] for i in idx]),
+            "novelty_baseline": response_metrics(rs, [base[i] for i in idx]),
+        }
 
     tasks = sorted({r.task for r in rows})
     out = {"judge_id": judge.spec.judge_id, "overall": block(list(range(len(rows))))}
@@ -200,15 +228,28 @@ def evaluate_benchmark(
     return out
 
 
-_COLUMNS = [("n", "n"), ("precision", "prec"), ("recall", "rec"), ("f1", "F1"),
-            ("balanced_accuracy", "bal.acc"), ("auroc", "AUROC"), ("span_f1", "span F1")]
+_COLUMNS = [
+    ("n", "n"),
+    ("precision", "prec"),
+    ("recall", "rec"),
+    ("f1", "F1"),
+    ("balanced_accuracy", "bal.acc"),
+    ("auroc", "AUROC"),
+    ("span_f1", "span F1"),
+]
 
 
 def _row(label: str, m: dict) -> str:
-    cells = [f"{m[k]:>7}" if k == "n" else ("    n/a" if m[k] is None else f"{m[k]:7.3f}")
-             for k, _ in _COLUMNS]
+    cells = [
+        f"{m[k]:>7}" if k == "n" else ("    n/a" if m[k] is None else f"{m[k]:7.3f}")
+        for k, _ in _COLUMNS
+    ]
     c = m["confusion"]
-    return f"  {label:<28}" + "".join(cells) + f"   tp {c['tp']} fp {c['fp']} fn {c['fn']} tn {c['tn']}"
+    return (
+        f"  {label:<28}"
+        + "".join(cells)
+        + f"   tp {c['tp']} fp {c['fp']} fn {c['fn']} tn {c['tn']}"
+    )
 
 
 def benchmark_table(result: dict) -> str:

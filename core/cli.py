@@ -105,8 +105,8 @@ def run(
 ) -> None:
     """Evaluate a suite, save it for review, print the summary and exit with the gate's code."""
     from .cli_llm import build_judge, dry_run_text
-    from .judges.llm_config import default_judge_name
     from .engine import run_suite
+    from .judges.llm_config import default_judge_name
     from .pairwise import pairwise_summary
     from .policy import load_policy
     from .progress import judge_progress
@@ -120,8 +120,16 @@ def run(
         pol = load_policy(pol_path)
         if judge is None:
             judge = "llm" if (model or base_url or api_key) else default_judge_name()
-        j = build_judge(judge, pol, mode, db, model=model, base_url=base_url,
-                        api_key=api_key, concurrency=concurrency)
+        j = build_judge(
+            judge,
+            pol,
+            mode,
+            db,
+            model=model,
+            base_url=base_url,
+            api_key=api_key,
+            concurrency=concurrency,
+        )
         if dry_run:
             out.print(dry_run_text(j, s, mode, baseline, candidate, system), markup=False, end="")
             raise typer.Exit(0)
@@ -149,12 +157,17 @@ def run(
 @app.command("eval-judge")
 def eval_judge(
     suite: Annotated[Path | None, typer.Argument(help="Suite folder with labels.jsonl.")] = None,
-    benchmark: Annotated[Path | None, typer.Option(help="Benchmark JSONL (id, task, documents, "
-                                                   "answer, label, spans) instead of a suite.")] = None,
+    benchmark: Annotated[
+        Path | None,
+        typer.Option(
+            help="Benchmark JSONL (id, task, documents, answer, label, spans) instead of a suite."
+        ),
+    ] = None,
     judge: JudgeOpt = "offline",
     task: Annotated[str | None, typer.Option(help="Only rows of this task (e.g. qa).")] = None,
-    part: Annotated[str, typer.Option(help="Benchmark rows: all, tune or holdout (a fixed "
-                                      "split by id hash).")] = "all",
+    part: Annotated[
+        str, typer.Option(help="Benchmark rows: all, tune or holdout (a fixed split by id hash).")
+    ] = "all",
     limit: Annotated[int | None, typer.Option(help="Score at most N rows (shuffled).")] = None,
     seed: Annotated[int, typer.Option(help="Shuffle seed used with --limit.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,

@@ -17,7 +17,6 @@ from .errors import UsageError
 from .gate import decide
 from .judges.base import Judge, JudgeResult, JudgeTask, ProgressCallback
 from .metrics import answer_metrics, system_rates
-from .parallel import judge_tasks
 from .models import (
     AnswerAnalysis,
     Case,
@@ -31,6 +30,7 @@ from .models import (
     SuiteInfo,
 )
 from .pairwise import apply_pairwise, judge_pairs
+from .parallel import judge_tasks
 from .policy import Policy
 
 _WORD = re.compile(r"[^\W\d_]{2,}")

@@ -225,7 +225,8 @@ def scores_table(s: JudgeScores) -> str:
     ]
     for k, v in s.per_verdict.items():
         lines.append(
-            f"  {k:<22}{_f(v.precision):>6}{_f(v.recall):>6}{_f(v.f1):>6}{v.support:>9}{v.predicted:>11}"
+            f"  {k:<22}{_f(v.precision):>6}{_f(v.recall):>6}{_f(v.f1):>6}"
+            f"{v.support:>9}{v.predicted:>11}"
         )
     lines += ["", f"  {'type':<22}{'prec':>6}{'rec':>6}{'F1':>6}{'support':>9}{'detected':>10}"]
     for k, v in s.per_type.items():
@@ -239,6 +240,7 @@ def scores_table(s: JudgeScores) -> str:
         f"answer level: balanced accuracy {_f(al['balanced_accuracy']).strip()} "
         f"(recall {_f(al['recall']).strip()}, specificity {_f(al['specificity']).strip()}; "
         f"tp {al['tp']} fn {al['fn']} tn {al['tn']} fp {al['fp']})",
-        f"CRITICAL hallucinations caught as CRITICAL/HIGH: {s.critical_caught} of {s.critical_total}",
+        "CRITICAL hallucinations caught as CRITICAL/HIGH: "
+        f"{s.critical_caught} of {s.critical_total}",
     ]
     return "\n".join(lines) + "\n"

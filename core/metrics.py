@@ -146,10 +146,12 @@ def paired_bootstrap(
             n_cases=n,
         )
     rng = np.random.default_rng(seed)
-    diffs = np.concatenate([
-        _resampled_diffs(rng, b, c, min(_CHUNK, resamples - start))
-        for start in range(0, resamples, _CHUNK)
-    ])
+    diffs = np.concatenate(
+        [
+            _resampled_diffs(rng, b, c, min(_CHUNK, resamples - start))
+            for start in range(0, resamples, _CHUNK)
+        ]
+    )
     diffs = diffs[np.isfinite(diffs)]
     alpha = (1 - confidence) / 2
     lo, hi = np.quantile(diffs, [alpha, 1 - alpha]) if len(diffs) else (None, None)

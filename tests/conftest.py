@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from halgate.models import ClaimJudgement, HallucinationType, Severity, Verdict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,11 +24,18 @@ def claim(
 ) -> ClaimJudgement:
     """A judged claim with just the fields a metric or gate test cares about."""
     return ClaimJudgement(
-        claim_id=f"{case_id}/{system}/{index}", case_id=case_id, system=system, index=index,
-        text="x", start=0, end=1, verdict=Verdict(verdict),
+        claim_id=f"{case_id}/{system}/{index}",
+        case_id=case_id,
+        system=system,
+        index=index,
+        text="x",
+        start=0,
+        end=1,
+        verdict=Verdict(verdict),
         hallucination_type=HallucinationType(htype) if htype else None,
         severity=Severity(severity) if severity else None,
-        rationale="test", score=score,
+        rationale="test",
+        score=score,
     )
 
 
@@ -46,29 +52,58 @@ def write_jsonl(path: Path, rows: list[dict]) -> None:
 
 
 TINY_DOCS = [
-    {"doc_id": "leaflet", "title": "Zelparin leaflet",
-     "text": "Zelparin is taken once daily. The maximum daily dose is 100 mg. "
-             "Zelparin must not be used during pregnancy. It may cause dizziness in some patients."},
-    {"doc_id": "policy", "title": "Refund policy",
-     "text": "Refunds are issued within 14 days of a return. Opened software cannot be refunded."},
+    {
+        "doc_id": "leaflet",
+        "title": "Zelparin leaflet",
+        "text": "Zelparin is taken once daily. The maximum daily dose is 100 mg. "
+        "Zelparin must not be used during pregnancy. It may cause dizziness in some patients.",
+    },
+    {
+        "doc_id": "policy",
+        "title": "Refund policy",
+        "text": "Refunds are issued within 14 days of a return. "
+        "Opened software cannot be refunded.",
+    },
 ]
 TINY_CASES = [
-    {"case_id": "q1", "question": "What is the maximum daily dose?", "doc_ids": ["leaflet"],
-     "reference_answer": "The maximum daily dose is 100 mg.", "tags": ["lookup", "numeric"],
-     "risk_level": "CRITICAL", "domain": "medication"},
-    {"case_id": "q2", "question": "Can Zelparin be used in pregnancy?", "doc_ids": ["leaflet"],
-     "reference_answer": "No, it must not be used during pregnancy.", "tags": ["lookup"],
-     "risk_level": "CRITICAL", "domain": "medication"},
-    {"case_id": "q3", "question": "How fast are refunds issued?", "doc_ids": ["policy"],
-     "reference_answer": "Within 14 days of a return.", "tags": ["lookup"], "domain": "legal"},
+    {
+        "case_id": "q1",
+        "question": "What is the maximum daily dose?",
+        "doc_ids": ["leaflet"],
+        "reference_answer": "The maximum daily dose is 100 mg.",
+        "tags": ["lookup", "numeric"],
+        "risk_level": "CRITICAL",
+        "domain": "medication",
+    },
+    {
+        "case_id": "q2",
+        "question": "Can Zelparin be used in pregnancy?",
+        "doc_ids": ["leaflet"],
+        "reference_answer": "No, it must not be used during pregnancy.",
+        "tags": ["lookup"],
+        "risk_level": "CRITICAL",
+        "domain": "medication",
+    },
+    {
+        "case_id": "q3",
+        "question": "How fast are refunds issued?",
+        "doc_ids": ["policy"],
+        "reference_answer": "Within 14 days of a return.",
+        "tags": ["lookup"],
+        "domain": "legal",
+    },
 ]
 TINY_ANSWERS = {
-    "baseline": ["The maximum daily dose is 100 mg.",
-                 "No. Zelparin must not be used during pregnancy.",
-                 "Refunds are issued within 14 days of a return."],
-    "candidate": ["The maximum daily dose is 200 mg.",
-                  "Zelparin can be used during pregnancy.",
-                  "Refunds are issued within 14 days of a return."],
+    "baseline": [
+        "The maximum daily dose is 100 mg.",
+        "No. Zelparin must not be used during pregnancy.",
+        "Refunds are issued within 14 days of a return.",
+    ],
+    "candidate": [
+        "The maximum daily dose is 200 mg.",
+        "Zelparin can be used during pregnancy.",
+        "Refunds are issued within 14 days of a return.",
+    ],
 }
 
 
@@ -79,21 +114,32 @@ def tiny_suite(tmp_path: Path) -> Path:
     write_jsonl(root / "documents.jsonl", TINY_DOCS)
     write_jsonl(root / "cases.jsonl", TINY_CASES)
     for system, answers in TINY_ANSWERS.items():
-        rows = [{"case_id": c["case_id"], "answer": a} for c, a in zip(TINY_CASES, answers)]
+        rows = [
+            {"case_id": c["case_id"], "answer": a} for c, a in zip(TINY_CASES, answers, strict=True)
+        ]
         write_jsonl(root / "answers" / f"{system}.jsonl", rows)
     return root
 
 
 # --------------------------------------------------------------------------- store fixtures
 
-BAD_CANDIDATE = {0: ("CONTRADICTED", "DISTORTION", "CRITICAL"),
-                 1: ("CONTRADICTED", "DISTORTION", "CRITICAL")}
-EVIDENCE = ["The maximum daily dose is 100 mg.", "Zelparin must not be used during pregnancy.",
-            "Refunds are issued within 14 days of a return."]
+BAD_CANDIDATE = {
+    0: ("CONTRADICTED", "DISTORTION", "CRITICAL"),
+    1: ("CONTRADICTED", "DISTORTION", "CRITICAL"),
+}
+EVIDENCE = [
+    "The maximum daily dose is 100 mg.",
+    "Zelparin must not be used during pregnancy.",
+    "Refunds are issued within 14 days of a return.",
+]
 
 
-def build_report(run_id: str = "20260101T000000Z-aaaaaa", candidate: dict | None = None,
-                 candidate_answers: list[str] | None = None, **policy_knobs):
+def build_report(
+    run_id: str = "20260101T000000Z-aaaaaa",
+    candidate: dict | None = None,
+    candidate_answers: list[str] | None = None,
+    **policy_knobs,
+):
     """A compare-mode RunReport over the TINY_* data, built without a judge.
 
     Each answer is one claim; ``candidate`` maps a case index to (verdict, type, severity) of
@@ -101,42 +147,81 @@ def build_report(run_id: str = "20260101T000000Z-aaaaaa", candidate: dict | None
     Baseline claims are all SUPPORTED. The policy names "rita" as release manager.
     """
     from halgate.engine import analysis_of, rescore
-    from halgate.models import (Case, Citation, Document, GateDecision, GateStatus, JudgeSpec,
-                                Mode, RunReport, SuiteInfo)
+    from halgate.models import (
+        Case,
+        Citation,
+        Document,
+        GateDecision,
+        GateStatus,
+        JudgeSpec,
+        Mode,
+        RunReport,
+        SuiteInfo,
+    )
     from halgate.policy import Policy
 
     candidate = BAD_CANDIDATE if candidate is None else candidate
     policy = Policy(release_managers=["rita"], **policy_knobs)
     docs = {d["doc_id"]: Document(**d) for d in TINY_DOCS}
     cases = [Case(**c) for c in TINY_CASES]
-    answers = {"baseline": list(TINY_ANSWERS["baseline"]),
-               "candidate": candidate_answers or list(TINY_ANSWERS["candidate"])}
+    answers = {
+        "baseline": list(TINY_ANSWERS["baseline"]),
+        "candidate": candidate_answers or list(TINY_ANSWERS["candidate"]),
+    }
     analyses = []
     for i, case in enumerate(cases):
         doc = docs[case.doc_ids[0]]
         start = doc.text.index(EVIDENCE[i])
-        cite = Citation(doc_id=doc.doc_id, start=start, end=start + len(EVIDENCE[i]),
-                        quote=EVIDENCE[i], verified=True)
+        cite = Citation(
+            doc_id=doc.doc_id,
+            start=start,
+            end=start + len(EVIDENCE[i]),
+            quote=EVIDENCE[i],
+            verified=True,
+        )
         for system in ("baseline", "candidate"):
             text = answers[system][i]
-            v, t, s = candidate.get(i, ("SUPPORTED", None, None)) if system == "candidate" \
+            v, t, s = (
+                candidate.get(i, ("SUPPORTED", None, None))
+                if system == "candidate"
                 else ("SUPPORTED", None, None)
-            c = claim(v, t, s, case_id=case.case_id, system=system, score=0.1 if v == "SUPPORTED" else 0.9)
-            c = c.model_copy(update={"text": text, "end": len(text), "citations": [cite],
-                                     "rationale": f"judged {v} against {doc.doc_id}"})
+            )
+            c = claim(
+                v, t, s, case_id=case.case_id, system=system, score=0.1 if v == "SUPPORTED" else 0.9
+            )
+            c = c.model_copy(
+                update={
+                    "text": text,
+                    "end": len(text),
+                    "citations": [cite],
+                    "rationale": f"judged {v} against {doc.doc_id}",
+                }
+            )
             analyses.append(analysis_of(case.case_id, system, [c], policy))
     report = RunReport(
-        run_id=run_id, created_at="2026-01-01T00:00:00+00:00", mode=Mode.COMPARE,
-        suite=SuiteInfo(name="tiny", path="tiny", content_hash="0" * 64, n_cases=len(cases),
-                        systems=["baseline", "candidate"]),
+        run_id=run_id,
+        created_at="2026-01-01T00:00:00+00:00",
+        mode=Mode.COMPARE,
+        suite=SuiteInfo(
+            name="tiny",
+            path="tiny",
+            content_hash="0" * 64,
+            n_cases=len(cases),
+            systems=["baseline", "candidate"],
+        ),
         judge=JudgeSpec(name="fixture", model="none", prompt_version="v1"),
-        policy=policy.model_dump(mode="json"), systems=["baseline", "candidate"], cases=cases,
-        documents=list(docs.values()), answers={s: {c.case_id: answers[s][i]
-                                                   for i, c in enumerate(cases)} for s in answers},
-        analyses=analyses, rates={},
-        decision=GateDecision(status=GateStatus.PASSED, exit_code=0, reasons=[],
-                              gated_system="candidate"),
-        timings={"judge_seconds": 0.5})
+        policy=policy.model_dump(mode="json"),
+        systems=["baseline", "candidate"],
+        cases=cases,
+        documents=list(docs.values()),
+        answers={s: {c.case_id: answers[s][i] for i, c in enumerate(cases)} for s in answers},
+        analyses=analyses,
+        rates={},
+        decision=GateDecision(
+            status=GateStatus.PASSED, exit_code=0, reasons=[], gated_system="candidate"
+        ),
+        timings={"judge_seconds": 0.5},
+    )
     return rescore(report)
 
 
@@ -154,7 +239,7 @@ def store_db(tmp_path: Path) -> Path:
 
 # --------------------------------------------------------------------------- dashboard
 
-XSS_ANSWER = 'Refunds are issued within 14 days. <img src=x onerror="document.title=\'pwned\'">'
+XSS_ANSWER = "Refunds are issued within 14 days. <img src=x onerror=\"document.title='pwned'\">"
 
 
 def judged_run_db(suite_dir: Path, db: Path, release_managers: tuple[str, ...] = ("rita",)) -> str:
@@ -179,8 +264,10 @@ def dashboard_db(tiny_suite: Path, tmp_path: Path) -> tuple[Path, str]:
     The candidate's answer to q3 carries an ``<img onerror>`` payload so every page that shows
     answers is also checked for escaping.
     """
-    rows = [{"case_id": c["case_id"], "answer": a}
-            for c, a in zip(TINY_CASES, TINY_ANSWERS["candidate"][:2] + [XSS_ANSWER])]
+    rows = [
+        {"case_id": c["case_id"], "answer": a}
+        for c, a in zip(TINY_CASES, TINY_ANSWERS["candidate"][:2] + [XSS_ANSWER], strict=True)
+    ]
     write_jsonl(tiny_suite / "answers" / "candidate.jsonl", rows)
     db = tmp_path / "dash.db"
     return db, judged_run_db(tiny_suite, db)

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import jsonschema
-
 from halgate.engine import run_suite
 from halgate.judges.base import create_judge
 from halgate.models import Mode

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import typer.main
-
 from halgate.cli import app
 
 from .conftest import REPO

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from halgate.compare import compare_systems
 from halgate.gate import decide, review_queue
 from halgate.metrics import answer_metrics, system_rates
@@ -16,11 +15,20 @@ CASES = [Case(case_id=f"c{i}", question="q", doc_ids=["d"], tags=["lookup"]) for
 
 
 def analysis(case_id, system, cs, harness_error=None):
-    cs = [c.model_copy(update={"case_id": case_id, "system": system,
-                               "claim_id": f"{case_id}/{system}/{i}", "index": i})
-          for i, c in enumerate(cs)]
-    return AnswerAnalysis(case_id=case_id, system=system, claims=cs, harness_error=harness_error,
-                          **answer_metrics(cs))
+    cs = [
+        c.model_copy(
+            update={
+                "case_id": case_id,
+                "system": system,
+                "claim_id": f"{case_id}/{system}/{i}",
+                "index": i,
+            }
+        )
+        for i, c in enumerate(cs)
+    ]
+    return AnswerAnalysis(
+        case_id=case_id, system=system, claims=cs, harness_error=harness_error, **answer_metrics(cs)
+    )
 
 
 def run_gate(candidate_claims, policy=None, reviewed=(), baseline_claims=None, errors=()):
@@ -30,8 +38,11 @@ def run_gate(candidate_claims, policy=None, reviewed=(), baseline_claims=None, e
         b = (baseline_claims or {}).get(i, [claim("SUPPORTED")])
         c = candidate_claims.get(i, [claim("SUPPORTED")])
         analyses.append(analysis(case.case_id, "baseline", b))
-        analyses.append(analysis(case.case_id, "candidate", c,
-                                 harness_error="bad json" if i in errors else None))
+        analyses.append(
+            analysis(
+                case.case_id, "candidate", c, harness_error="bad json" if i in errors else None
+            )
+        )
     cmp = compare_systems(analyses, CASES, "baseline", "candidate", policy)
     rates = system_rates(analyses, "candidate")
     return decide(analyses, CASES, policy, "candidate", rates, cmp, reviewed)
@@ -44,19 +55,27 @@ def rules(decision, status):
 def test_all_supported_passes_with_reasons_listed():
     d = run_gate({})
     assert d.status == GateStatus.PASSED and d.exit_code == 0
-    assert {"max_rate_increase", "max_fabrication_rate", "block_on_severity"} <= rules(d, GateStatus.PASSED)
+    assert {"max_rate_increase", "max_fabrication_rate", "block_on_severity"} <= rules(
+        d, GateStatus.PASSED
+    )
 
 
 @pytest.mark.parametrize(
     "candidate, failing_rule",
     [
         ({0: [claim("UNSUPPORTED", "DISTORTION", "LOW"), claim("SUPPORTED")]}, "max_rate_increase"),
-        ({0: [claim("UNSUPPORTED", "FABRICATION", "LOW")] + [claim("SUPPORTED")] * 3},
-         "max_fabrication_rate"),
-        ({0: [claim("CONTRADICTED", "DISTORTION", "MEDIUM")] + [claim("SUPPORTED")] * 3},
-         "max_contradiction_rate"),
-        ({0: [claim("CONTRADICTED", "DISTORTION", "CRITICAL")] + [claim("SUPPORTED")] * 30},
-         "block_on_severity"),
+        (
+            {0: [claim("UNSUPPORTED", "FABRICATION", "LOW")] + [claim("SUPPORTED")] * 3},
+            "max_fabrication_rate",
+        ),
+        (
+            {0: [claim("CONTRADICTED", "DISTORTION", "MEDIUM")] + [claim("SUPPORTED")] * 3},
+            "max_contradiction_rate",
+        ),
+        (
+            {0: [claim("CONTRADICTED", "DISTORTION", "CRITICAL")] + [claim("SUPPORTED")] * 30},
+            "block_on_severity",
+        ),
     ],
 )
 def test_each_rule_can_fail_the_gate(candidate, failing_rule):
@@ -101,10 +120,16 @@ def test_no_claims_at_all_passes_with_null_rates():
 
 
 def test_review_queue_orders_by_severity_and_adds_risky_claims():
-    a = analysis("c0", "candidate", [claim("UNSUPPORTED", "DISTORTION", "LOW"),
-                                    claim("UNSUPPORTED", "FABRICATION", "HIGH"),
-                                    claim("CONTRADICTED", "DISTORTION", "CRITICAL"),
-                                    claim("SUPPORTED")])
+    a = analysis(
+        "c0",
+        "candidate",
+        [
+            claim("UNSUPPORTED", "DISTORTION", "LOW"),
+            claim("UNSUPPORTED", "FABRICATION", "HIGH"),
+            claim("CONTRADICTED", "DISTORTION", "CRITICAL"),
+            claim("SUPPORTED"),
+        ],
+    )
     q = review_queue([a], CASES, Policy(), "candidate")
     assert [c.severity.value for c in q] == ["CRITICAL", "HIGH"]
     q_risky = review_queue([a], CASES, Policy(risk_level="HIGH"), "candidate")

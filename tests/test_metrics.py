@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from halgate.metrics import (
     answer_metrics,
     count_verdicts,
@@ -16,8 +15,13 @@ from halgate.policy import Policy
 
 from .conftest import claim
 
-S, P, U, C, O = (Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED,
-                 Verdict.CONTRADICTED, Verdict.OUT_OF_SCOPE)
+S, P, U, C, OOS = (
+    Verdict.SUPPORTED,
+    Verdict.PARTIALLY_SUPPORTED,
+    Verdict.UNSUPPORTED,
+    Verdict.CONTRADICTED,
+    Verdict.OUT_OF_SCOPE,
+)
 
 
 def claims(*verdicts, htype=None):
@@ -31,8 +35,8 @@ def claims(*verdicts, htype=None):
         ((S, S, S), False, 0.0),
         ((C, C), False, 1.0),
         ((U, S, S, S), False, 0.25),
-        ((O, S), False, 0.0),  # out of scope not counted by default
-        ((O, S), True, 0.5),
+        ((OOS, S), False, 0.0),  # out of scope not counted by default
+        ((OOS, S), True, 0.5),
         ((P, S), False, 0.0),  # partial support is not a hallucination
     ],
 )
@@ -42,15 +46,26 @@ def test_hallucination_rate(verdicts, count_oos, expected):
 
 @pytest.mark.parametrize(
     "verdicts, expected",
-    [((), None), ((S, S), 1.0), ((S, P), 0.75), ((P, P), 0.5), ((C, U), 0.0), ((S, P, U, C), 0.375)],
+    [
+        ((), None),
+        ((S, S), 1.0),
+        ((S, P), 0.75),
+        ((P, P), 0.5),
+        ((C, U), 0.0),
+        ((S, P, U, C), 0.375),
+    ],
 )
 def test_consistency_score_counts_partial_as_half(verdicts, expected):
     assert answer_metrics(claims(*verdicts))["consistency_score"] == expected
 
 
 def test_answer_metrics_types_and_flag():
-    cs = [claim(U, "FABRICATION", index=0), claim(C, "DISTORTION", index=1), claim(S, index=2),
-          claim(S, index=3)]
+    cs = [
+        claim(U, "FABRICATION", index=0),
+        claim(C, "DISTORTION", index=1),
+        claim(S, index=2),
+        claim(S, index=3),
+    ]
     m = answer_metrics(cs)
     assert m["fabrication_rate"] == 0.25
     assert m["contradiction_rate"] == 0.25
@@ -61,8 +76,9 @@ def test_answer_metrics_types_and_flag():
 
 def analysis(case_id, system, *verdicts, harness_error=None):
     cs = [claim(v, case_id=case_id, system=system, index=i) for i, v in enumerate(verdicts)]
-    return AnswerAnalysis(case_id=case_id, system=system, claims=cs, harness_error=harness_error,
-                          **answer_metrics(cs))
+    return AnswerAnalysis(
+        case_id=case_id, system=system, claims=cs, harness_error=harness_error, **answer_metrics(cs)
+    )
 
 
 def test_system_rates_micro_macro_answer_level():

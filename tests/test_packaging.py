@@ -8,8 +8,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
-
 from .conftest import REPO
 
 BAD_IMPORT = re.compile(r"^\s*(from|import)\s+(core|dashboard)(\.|\s|$)", re.MULTILINE)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from halgate.errors import ReportError
 from halgate.reports.json_report import parse_report, validate_report_data
 from halgate.schemas import PUBLISHED, schema_path, schema_text

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from halgate.errors import SuiteError
 from halgate.suite import load_suite
 

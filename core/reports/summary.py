@@ -16,7 +16,10 @@ def signed_pct(x: float | None) -> str:
 
 
 def _rates_rows(rates: dict[str, SystemRates]) -> list[str]:
-    head = f"  {'system':<14}{'answers':>8}{'claims':>8}{'micro':>8}{'macro':>8}{'answers w/':>11}{'fabric.':>9}{'contra.':>9}"
+    head = (
+        f"  {'system':<14}{'answers':>8}{'claims':>8}{'micro':>8}{'macro':>8}"
+        f"{'answers w/':>11}{'fabric.':>9}{'contra.':>9}"
+    )
     rows = [head]
     for r in rates.values():
         rows.append(
@@ -31,7 +34,8 @@ def summary_text(report: RunReport) -> str:
     """Plain text a person reads in a terminal or CI log (snapshot-tested)."""
     lines = [
         f"halgate {report.mode.value} run {report.run_id}",
-        f"suite {report.suite.name} ({report.suite.n_cases} cases, hash {report.suite.content_hash[:12]})"
+        f"suite {report.suite.name} ({report.suite.n_cases} cases, "
+        f"hash {report.suite.content_hash[:12]})"
         f" judged by {report.judge.judge_id}",
         "",
         "Hallucination rates (micro = pooled claims, macro = mean per answer, answers w/ = share "

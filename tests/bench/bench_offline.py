@@ -13,13 +13,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from synthetic import write_suite  # noqa: E402
-
 from halgate.engine import run_suite  # noqa: E402
 from halgate.judges.base import create_judge  # noqa: E402
 from halgate.policy import Policy  # noqa: E402
 from halgate.reports.json_report import write_report  # noqa: E402
 from halgate.suite import load_suite  # noqa: E402
+from synthetic import write_suite  # noqa: E402
 
 
 def main(n_cases: int = 10_000) -> None:
