@@ -48,9 +48,13 @@ def test_position_biased_judge_disagrees_with_itself_and_pairs_go_to_review(
                        mode=Mode.PAIRWISE)
     jsonschema.validate(json.loads(report_to_json(report)), load_schema("run_report"))
     assert len(fake_openai.completions()) == 6  # every case judged twice
-    first, second = [r.user for r in fake_openai.completions() if Q1 in r.user]
-    assert first.index("maximum daily dose is 100 mg.\n</answer>") < first.index("200 mg")
-    assert second.index("200 mg") < second.index("maximum daily dose is 100 mg.\n</answer>")
+    # Both orders were asked (requests run concurrently, so in either sequence).
+    orders = sorted(
+        r.user.index("maximum daily dose is 100 mg.\n</answer>") < r.user.index("200 mg")
+        for r in fake_openai.completions()
+        if Q1 in r.user
+    )
+    assert orders == [False, True]
     pairs = {p.case_id: p for p in report.pairwise}
     assert pairs["q1"].disagreement and pairs["q1"].needs_review
     assert pairs["q1"].preference == Preference.TIE
