@@ -43,6 +43,23 @@ def banner(decision: GateDecision) -> None:
     st.html(decision_banner(decision))
 
 
+def open_run_page(title: str, flash: bool = True) -> tuple[str, str, int, RunReport]:
+    """The common start of a page about one run: (db, run_id, version, effective report).
+
+    Stops the page with a hint when no run is selected.
+    """
+    page_setup()
+    st.title(title)
+    if flash:
+        state.show_flash()
+    picked = require_run()
+    if picked is None:
+        st.stop()
+    db, run_id = picked
+    version = loaders.run_version(db, run_id)
+    return db, run_id, version, loaders.effective_report(db, run_id, version)
+
+
 def require_run() -> tuple[str, str] | None:
     """(db, run_id) of the selected run, or None after telling the user to pick one."""
     run_id = state.selected_run()

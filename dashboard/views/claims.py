@@ -7,23 +7,15 @@ run of tens of thousands of claims stays responsive.
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import components, loaders, state
+from halgate.dashboard import components, loaders
 from halgate.models import SEVERITIES_DESC, HallucinationType, Verdict
 from halgate.tables import ClaimFilter, filter_claims
 
 SHOW_ROWS = 2000
 PICK_ROWS = 500
 
-components.page_setup()
-st.title("Claims explorer")
-state.show_flash()
-picked = components.require_run()
-if picked is None:
-    st.stop()
-db, run_id = picked
-version = loaders.run_version(db, run_id)
+db, run_id, version, report = components.open_run_page("Claims explorer")
 df = loaders.claims(db, run_id, version)
-report = loaders.effective_report(db, run_id, version)
 
 with st.expander("Filters", expanded=True):
     c1, c2, c3, c4 = st.columns(4)

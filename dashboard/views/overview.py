@@ -16,15 +16,7 @@ from halgate.charts import (
 from halgate.dashboard import components, loaders, state
 from halgate.tables import verdict_transitions
 
-components.page_setup()
-st.title("Overview")
-state.show_flash()
-picked = components.require_run()
-if picked is None:
-    st.stop()
-db, run_id = picked
-version = loaders.run_version(db, run_id)
-report = loaders.effective_report(db, run_id, version)
+db, run_id, version, report = components.open_run_page("Overview")
 
 st.caption(
     state.plain(

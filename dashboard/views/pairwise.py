@@ -7,17 +7,11 @@ Each pair is judged twice, with A and B in swapped positions; when the two verdi
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import components, loaders, state
+from halgate.dashboard import components, state
 from halgate.highlight import highlight_answer
 from halgate.models import PairwiseJudgement
 
-components.page_setup()
-st.title("Pairwise")
-picked = components.require_run()
-if picked is None:
-    st.stop()
-db, run_id = picked
-report = loaders.effective_report(db, run_id, loaders.run_version(db, run_id))
+db, run_id, _, report = components.open_run_page("Pairwise", flash=False)
 pairs: list[PairwiseJudgement] = list(report.pairwise or [])
 if not pairs:
     st.info("This run has no pairwise results (run a suite in pairwise mode to compare A and B).")

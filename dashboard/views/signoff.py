@@ -11,15 +11,7 @@ import streamlit as st
 from halgate.dashboard import components, loaders, state
 from halgate.errors import HalgateError
 
-components.page_setup()
-st.title("Sign-off")
-state.show_flash()
-picked = components.require_run()
-if picked is None:
-    st.stop()
-db, run_id = picked
-version = loaders.run_version(db, run_id)
-report = loaders.effective_report(db, run_id, version)
+db, run_id, version, report = components.open_run_page("Sign-off")
 components.banner(report.decision)
 
 queue = loaders.queue(db, run_id, version)
