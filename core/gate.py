@@ -130,7 +130,8 @@ def decide(
     if policy.block_on_severity is not None:
         reasons.append(_severity_reason(analyses, policy, gated_system, policy.block_on_severity))
     queue = review_queue(analyses, cases, policy, gated_system, extra_review_ids)
-    pending = [c for c in queue if c.claim_id not in set(reviewed)]
+    done = set(reviewed)
+    pending = [c for c in queue if c.claim_id not in done]
     if pending and policy.require_review_before_pass:
         reasons.append(
             GateReason(

@@ -192,7 +192,8 @@ def pairwise_reasons(
     """The gate's pairwise rules: pending reviews, and the preference balance."""
     reasons = []
     pending = [review_id(p.case_id) for p in pairs if p.needs_review]
-    pending = [i for i in pending if i not in set(reviewed)]
+    done = set(reviewed)
+    pending = [i for i in pending if i not in done]
     if pending and policy.require_review_before_pass:
         reasons.append(
             GateReason(

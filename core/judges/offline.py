@@ -10,7 +10,6 @@ rationale can name the one signal that decided. Thresholds and score weights com
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,8 +33,15 @@ from ..claim_model import (
     model_for,
 )
 from ..claims import extract_claims
-from ..lexicon import DISCOURSE_STEMS
-from ..models import Citation, Claim, ClaimJudgement, Document, HallucinationType, JudgeSpec
+from ..models import (
+    Citation,
+    Claim,
+    ClaimJudgement,
+    Document,
+    HallucinationType,
+    JudgeSpec,
+    Severity,
+)
 from ..models import Verdict as V
 from ..policy import SeverityRules
 from ..resources import data_path
@@ -43,6 +49,7 @@ from ..retrieval import EvidenceIndex, evidence_index
 from ..severity import assign_severity
 from .base import JudgeResult, JudgeTask, ProgressCallback, register_judge
 from .offline_rescore import rescore
+from .offline_signals import claim_signals, copy_signals, rule_score
 
 T = HallucinationType
 
@@ -65,6 +72,31 @@ class Decision:
     verdict: V
     type: HallucinationType | None
     reason: str
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """The verdict of one claim text in one case, reusable for every claim with that text."""
+
+    decision: Decision
+    severity: Severity | None
+    citations: tuple[Citation, ...]
+    score: float
+    signals: dict[str, Any]
+
+    def judgement(self, claim: Claim) -> ClaimJudgement:
+        """The judgement of `claim` (fresh citation and signal objects, never shared)."""
+        d = self.decision
+        return ClaimJudgement(
+            **claim.model_dump(),
+            verdict=d.verdict,
+            hallucination_type=d.type,
+            severity=self.severity,
+            rationale=d.reason,
+            citations=[c.model_copy() for c in self.citations],
+            score=self.score,
+            signals=copy_signals(self.signals),
+        )
 
 
 class OfflineJudge:
@@ -116,15 +148,24 @@ class OfflineJudge:
         return results
 
     def judge_task(self, task: JudgeTask) -> JudgeResult:
-        """Judge the answers of one case against its documents (indexed once)."""
+        """Judge the answers of one case against its documents (indexed once).
+
+        A claim's verdict depends only on its text and the case, so a sentence that
+        several systems share (the common case in a regression run) is judged once.
+        """
         retrieval = self.cal["retrieval"]
         index = evidence_index(task.documents, bm25_weight=retrieval["bm25_weight"])
         docs = {d.doc_id: d for d in task.documents}
         question = question_features(task.case.question)
         result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
+        memo: dict[str, _Judged] = {}
         for system, answer in task.answers.items():
-            claims = extract_claims(answer, task.case.case_id, system)
-            judged = [self._judge_claim(c, task, index, docs, question) for c in claims]
+            judged = []
+            for claim in extract_claims(answer, task.case.case_id, system):
+                j = memo.get(claim.text)
+                if j is None:
+                    j = memo[claim.text] = self._judge_text(claim.text, task, index, docs, question)
+                judged.append(j.judgement(claim))
             result.claims[system] = self._learned(judged, task, answer, index)
         return result
 
@@ -136,22 +177,20 @@ class OfflineJudge:
         model = model_for(self.models, [case.domain or "", *case.tags])
         if model is None or not claims:
             return claims
-        ctx = answer_context(
-            claims, answer_novelty(answer, index.vocabulary), is_refusal(answer)
-        )
+        ctx = answer_context(claims, answer_novelty(answer, index.vocabulary), is_refusal(answer))
         probs = model.claim_scores(claim_matrix(claims, ctx))
         hard = self.cal["model"].get("hard_signals", [])
         return rescore(claims, probs, case, self.rules, hard)
 
-    def _judge_claim(
+    def _judge_text(
         self,
-        claim: Claim,
+        text: str,
         task: JudgeTask,
         index: EvidenceIndex,
         docs: dict[str, Document],
         question: QuestionFeatures,
-    ) -> ClaimJudgement:
-        features = claim_features(claim.text)
+    ) -> _Judged:
+        features = claim_features(text)
         r = self.cal["retrieval"]
         al = align(
             features,
@@ -163,18 +202,12 @@ class OfflineJudge:
             self.th["citation_margin"],
         )
         decision = self.decide(features, al)
-        severity = assign_severity(
-            decision.verdict, decision.type, claim.text, task.case, self.rules
-        )
-        return ClaimJudgement(
-            **claim.model_dump(),
-            verdict=decision.verdict,
-            hallucination_type=decision.type,
-            severity=severity,
-            rationale=decision.reason,
-            citations=self._citations(decision, al, docs),
-            score=self._score(decision.verdict, al, features),
-            signals=_signals(al, features),
+        return _Judged(
+            decision,
+            assign_severity(decision.verdict, decision.type, text, task.case, self.rules),
+            tuple(self._citations(decision, al, docs)),
+            rule_score(self.cal["score"], decision.verdict, al, features),
+            claim_signals(al, features),
         )
 
     def decide(self, c: ClaimFeatures, al: Alignment) -> Decision:
@@ -269,62 +302,6 @@ class OfflineJudge:
                 doc = docs[p.doc_id]
                 cites.append(locate_quote(doc, doc.text[p.start : p.end]))
         return cites
-
-    def _score(self, verdict: V, al: Alignment, c: ClaimFeatures) -> float:
-        """Hallucination probability-like score, ordered for AUROC and kept on the verdict's
-        side of 0.5 so score and verdict never disagree."""
-        s = self.cal["score"]
-        w = s["weights"]
-        z = s["bias"] + w["uncovered"] * (1 - al.support_coverage)
-        z += w["number_unmatched"] * _share(len(al.numbers_unmatched), len(c.quantities))
-        z += w["number_conflict"] * bool(al.number_conflict)
-        z += w["name_missing"] * _share(len(al.names_missing), len(c.names))
-        z += w["negation_mismatch"] * al.negation_mismatch
-        z += w["hedge_mismatch"] * al.hedge_mismatch
-        z += w["citation_mismatch"] * al.citation_mismatch
-        p = 1 / (1 + math.exp(-z))
-        if verdict in (V.SUPPORTED, V.PARTIALLY_SUPPORTED, V.OUT_OF_SCOPE):
-            return round(min(p, 0.49 if verdict == V.SUPPORTED else 0.5), 6)
-        return round(max(p, 0.51), 6)
-
-
-def _informative_uncovered(al: Alignment, c: ClaimFeatures) -> float:
-    """Share of the claim's content stems (framing words like 'reviewers praised' aside)
-    that no evidence passage holds."""
-    wanted = [s for s in c.stems if s not in DISCOURSE_STEMS]
-    if not wanted:
-        return 0.0
-    missing = set(al.missing_stems)
-    return sum(s in missing for s in wanted) / len(wanted)
-
-
-def _share(n: int, total: int) -> float:
-    return n / total if total else 0.0
-
-
-def _signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
-    """The features behind the verdict, stored with the claim for review and calibration."""
-    return {
-        "coverage": round(al.coverage, 4),
-        "n_stems": len(c.stems),
-        "question_coverage": round(al.question_coverage, 4),
-        "support_coverage": round(al.support_coverage, 4),
-        "doc_coverage": round(al.doc_coverage, 4),
-        "retrieval_score": round(al.hits[0].score, 4) if al.hits else 0.0,
-        "missing_words": al.missing_stems[:8],
-        "numbers_unmatched": al.numbers_unmatched,
-        "number_conflict": al.number_conflict is not None,
-        "names_missing": al.names_missing,
-        "negation_mismatch": al.negation_mismatch,
-        "hedge_mismatch": al.hedge_mismatch,
-        "claim_hedged": c.hedged,
-        "attributed_doc": al.attributed_doc,
-        "citation_mismatch": al.citation_mismatch,
-        "evidence_doc": al.best.doc_id if al.best else None,
-        "null_fields": al.null_fields,
-        "informative_uncovered": round(_informative_uncovered(al, c), 4),
-        "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
-    }
 
 
 @register_judge("offline")
