@@ -75,6 +75,25 @@ EXIT_CODES = {
 EXIT_BAD_INPUT = 4
 
 
+class GateLabel(StrEnum):
+    """The vocabulary of `gate` mode, mapped from Verdict at the edges (see GATE_LABELS)."""
+
+    VERIFIED = "VERIFIED"
+    FABRICATED = "FABRICATED"
+    UNVERIFIABLE = "UNVERIFIABLE"
+
+
+#: A claim the references confirm is VERIFIED; one they do not back or that they contradict is
+#: FABRICATED; one that is only partly backed or outside their scope is UNVERIFIABLE.
+GATE_LABELS = {
+    Verdict.SUPPORTED: GateLabel.VERIFIED,
+    Verdict.PARTIALLY_SUPPORTED: GateLabel.UNVERIFIABLE,
+    Verdict.UNSUPPORTED: GateLabel.FABRICATED,
+    Verdict.CONTRADICTED: GateLabel.FABRICATED,
+    Verdict.OUT_OF_SCOPE: GateLabel.UNVERIFIABLE,
+}
+
+
 class Mode(StrEnum):
     """The four ways to ask (DESIGN.md §1)."""
 

@@ -93,3 +93,10 @@ def test_default_judge_is_offline_unless_an_endpoint_is_configured(tmp_path, mon
     assert default_judge_name({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}) == "llm"
     (tmp_path / "halgate.toml").write_text('[llm]\nbase_url = "http://127.0.0.1:9/v1"\n')
     assert default_judge_name({}) == "llm"
+
+
+def test_gate_mode_summary_speaks_gate_vocabulary(tiny_suite):
+    report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy(),
+                       mode=Mode.GATE, system="candidate")
+    text = summary_text(report)
+    assert "Claims against the references: VERIFIED 1, FABRICATED 2, UNVERIFIABLE 0" in text

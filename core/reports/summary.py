@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..models import SEVERITIES_DESC, RunReport, SystemRates
+from collections import Counter
+
+from ..models import GATE_LABELS, SEVERITIES_DESC, GateLabel, Mode, RunReport, SystemRates
 
 
 def pct(x: float | None) -> str:
@@ -28,6 +30,12 @@ def _rates_rows(rates: dict[str, SystemRates]) -> list[str]:
             f"{pct(r.contradiction_rate):>9}"
         )
     return rows
+
+
+def gate_label_counts(report: RunReport) -> str:
+    """Claim counts in gate mode's vocabulary (VERIFIED / FABRICATED / UNVERIFIABLE)."""
+    counts = Counter(GATE_LABELS[c.verdict] for a in report.analyses for c in a.claims)
+    return ", ".join(f"{label.value} {counts[label]}" for label in GateLabel)
 
 
 def summary_text(report: RunReport) -> str:
@@ -60,6 +68,8 @@ def summary_text(report: RunReport) -> str:
             s = cmp.severity_shift[sev.value]
             lines.append(f"  {sev.value:<10}{s.baseline:>12}{s.candidate:>12}{s.delta:>+8d}")
     else:
+        if report.mode == Mode.GATE:
+            lines += ["", "Claims against the references: " + gate_label_counts(report)]
         consistency = [
             a.consistency_score for a in report.analyses if a.consistency_score is not None
         ]
