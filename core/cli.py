@@ -14,7 +14,15 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .cli_llm import ApiKeyOpt, BaseUrlOpt, ConcurrencyOpt, DryRunOpt, ModelOpt
+from .cli_llm import (
+    ApiKeyOpt,
+    BaseUrlOpt,
+    BatchTokensOpt,
+    ConcurrencyOpt,
+    DryRunOpt,
+    MaxBatchOpt,
+    ModelOpt,
+)
 from .errors import HalgateError, SuiteError, UsageError
 from .models import EXIT_BAD_INPUT, Mode
 
@@ -101,6 +109,8 @@ def run(
     base_url: BaseUrlOpt = None,
     api_key: ApiKeyOpt = None,
     concurrency: ConcurrencyOpt = None,
+    batch_tokens: BatchTokensOpt = None,
+    max_batch: MaxBatchOpt = None,
     dry_run: DryRunOpt = False,
 ) -> None:
     """Evaluate a suite, save it for review, print the summary and exit with the gate's code."""
@@ -129,6 +139,8 @@ def run(
             base_url=base_url,
             api_key=api_key,
             concurrency=concurrency,
+            batch_tokens=batch_tokens,
+            max_batch=max_batch,
         )
         if dry_run:
             out.print(dry_run_text(j, s, mode, baseline, candidate, system), markup=False, end="")

@@ -1,4 +1,4 @@
-"""The `run` command's judge options (model, endpoint, key, concurrency) and its dry run.
+"""The `run` command's judge options (model, endpoint, key, concurrency, batching), dry run.
 
 Kept beside ``cli.py`` so the command stays a thin face: options are parsed there and handed
 to ``build_judge``; a dry run plans and renders every request and prints what it would cost.
@@ -39,6 +39,24 @@ ConcurrencyOpt = Annotated[
     int | None,
     typer.Option("--concurrency", min=1, help="Parallel LLM requests (default 8)."),
 ]
+BatchTokensOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--batch-tokens",
+        min=0,
+        help="Pack small cases into one LLM request up to this many prompt tokens "
+        "(default 3000; 0 turns batching off).",
+    ),
+]
+MaxBatchOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-batch",
+        min=0,
+        max=64,
+        help="At most this many cases per batched LLM request (default 8; 0 or 1: no batching).",
+    ),
+]
 DryRunOpt = Annotated[
     bool,
     typer.Option(
@@ -57,6 +75,8 @@ def build_judge(
     base_url: str | None = None,
     api_key: str | None = None,
     concurrency: int | None = None,
+    batch_tokens: int | None = None,
+    max_batch: int | None = None,
 ) -> Judge:
     """Create the chosen judge; LLM options given to another judge are a usage error."""
     from .judges.base import create_judge
@@ -66,6 +86,8 @@ def build_judge(
         "base_url": base_url,
         "api_key": api_key,
         "concurrency": concurrency,
+        "batch_tokens": batch_tokens,
+        "max_batch": max_batch,
     }
     if name != "llm":
         given = [f"--{k.replace('_', '-')}" for k, v in llm.items() if v is not None]

@@ -6,6 +6,8 @@ Only the far side of the wire is fake: halgate's LLM judge talks to it through t
 slow reply, dropped connection), optionally matched on request content; every request is
 recorded. Without a script it answers like a plausible, modest judge: it splits each answer
 into sentences and judges each by word overlap with the document sentences, quoting the best.
+Batched requests (several ``<case>`` blocks) are answered per case, and a scripted
+``wrong_enum`` or ``omit_case`` with a ``match`` hits only the cases whose block matches.
 
 By hand::
 
@@ -33,6 +35,7 @@ from functools import lru_cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+CASE = re.compile(r"<case\b([^>]*)>\n?(.*?)\n?</case>", re.DOTALL)
 BLOCK = re.compile(r"<(document|answer|question)\b([^>]*)>\n?(.*?)\n?</\1>", re.DOTALL)
 ATTR_ID = re.compile(r'id="([^"]*)"')
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -46,7 +49,7 @@ INJECTION = re.compile(r"ignore (all |the |previous )*instructions", re.IGNORECA
 class Behaviour:
     """One scripted response: what to do, for which requests, how many times."""
 
-    kind: str  # reply | json | status | drop | slow | wrong_enum | truncate | default
+    kind: str  # reply | json | status | drop | slow | wrong_enum | truncate | omit_case | default
     params: dict[str, Any] = field(default_factory=dict)
     match: str | None = None  # substring of the request's user message
     times: int | None = 1  # None: forever
@@ -202,10 +205,19 @@ class _Handler(BaseHTTPRequestHandler):
         if b.kind == "json":
             return json.dumps(b.params["data"])
         reply = default_reply(record.body["messages"], b.params.get("mode", fake.mode))
+        # In a batched reply, a scripted fault hits only the cases whose block matches.
+        blocks = {ident: body for ident, body in case_blocks(record.user)}
+        hit = [
+            c
+            for c in reply.get("cases", [reply])
+            if b.match is None or "case_id" not in c or b.match in blocks.get(c["case_id"], "")
+        ]
         if b.kind == "wrong_enum":
-            for ans in reply.get("answers", []):
+            for ans in (a for c in hit for a in c.get("answers", [])):
                 for claim in ans["claims"]:
                     claim["verdict"] = b.params.get("verdict", "TRUE")
+        if b.kind == "omit_case":  # a batched reply that forgets the matching case(s)
+            reply["cases"] = [c for c in reply.get("cases", []) if c not in hit]
         text = json.dumps(reply)
         if b.kind == "truncate":
             return text[: len(text) // 2]
@@ -317,10 +329,32 @@ def judge_sentence(sentence: str, docs: dict[str, str], mode: str) -> dict[str, 
     }
 
 
+def case_blocks(user: str) -> list[tuple[str, str]]:
+    """(case id, block text) of each ``<case>`` block of a batched request, in order."""
+    out = []
+    for m in CASE.finditer(user):
+        ident = ATTR_ID.search(m.group(1))
+        out.append((html.unescape(ident.group(1)) if ident else "", m.group(2)))
+    return out
+
+
 def default_reply(messages: list[dict[str, Any]], mode: str = "overlap") -> dict[str, Any]:
-    """What the fake judge answers to a request it has no script for."""
+    """What the fake judge answers to a request it has no script for.
+
+    A batched request (``<case>`` blocks) gets ``{"cases": [...]}``, each case judged from
+    its own block only; text outside every block is read as instructions (``gullible``).
+    """
     system = next((m["content"] for m in messages if m["role"] == "system"), "")
     user = next((m["content"] for m in messages if m["role"] == "user"), "")
+    cases = case_blocks(user)
+    if cases:
+        if mode == "gullible" and INJECTION.search(CASE.sub("", user)):
+            mode = "echo-supported"
+        return {"cases": [{"case_id": i, **_claims(body, system, mode)} for i, body in cases]}
+    return _claims(user, system, mode)
+
+
+def _claims(user: str, system: str, mode: str) -> dict[str, Any]:
     docs, answers, outside = parse_blocks(user)
     if mode == "gullible" and INJECTION.search(outside):
         mode = "echo-supported"  # an instruction escaped its block: the model obeys it

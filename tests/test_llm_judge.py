@@ -2,7 +2,8 @@
 
 Nothing on our side is patched: the real `openai` client talks HTTP to the fake, which is
 scripted per test (malformed replies, wrong enums, 429, 500, dropped connections, slow
-replies) and records every request.
+replies) and records every request. These tests specify the one-case-per-request path, so
+the helpers turn batching off (``max_batch=1``); tests/test_llm_batch.py specifies batching.
 """
 
 from __future__ import annotations
@@ -40,13 +41,14 @@ def cli(suite: Path, fake, tmp_path: Path, *extra: str, key: str = KEY):
     """Invoke `halgate run --judge llm` in-process; returns (result, report path)."""
     out = tmp_path / "report.json"
     args = ["run", str(suite), "--judge", "llm", "--base-url", fake.url, "--api-key", key,
-            "--db", str(tmp_path / "h.db"), "--out", str(out), "-q", *extra]
+            "--db", str(tmp_path / "h.db"), "--out", str(out), "-q", "--max-batch", "1", *extra]
     return CliRunner().invoke(app, args), out
 
 
 def judge(fake, tmp_path: Path, **options):
     """The LLM judge built through the registry, as the CLI builds it."""
     options.setdefault("db", str(tmp_path / "h.db"))
+    options.setdefault("max_batch", 1)
     return create_judge("llm", base_url=fake.url, api_key=KEY, **options)
 
 

@@ -1,4 +1,8 @@
-"""A run killed midway resumes: no completed case is asked again, and the report is the same."""
+"""A run killed midway resumes: no completed call is repeated, and the report is the same.
+
+Run twice: one case per request (``--max-batch 1``) and two small cases per batched request
+(``--max-batch 2``), where what is cached and resumed is the batch.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from halgate.judge_cache import JudgeCache, cache_key
 
 from .conftest import write_jsonl
@@ -33,10 +38,10 @@ def make_suite(root: Path) -> Path:
     return root
 
 
-def command(suite: Path, url: str, db: Path, out: Path) -> list[str]:
+def command(suite: Path, url: str, db: Path, out: Path, per_call: int) -> list[str]:
     return [sys.executable, "-m", "halgate.cli", "run", str(suite), "--judge", "llm",
             "--base-url", url, "--api-key", "sk-resume", "--db", str(db), "--out", str(out),
-            "--concurrency", "2", "-q", "--no-save"]
+            "--concurrency", "2", "-q", "--no-save", "--max-batch", str(per_call)]
 
 
 def env(tmp_path: Path) -> dict[str, str]:
@@ -55,18 +60,24 @@ def stable(report: dict) -> dict:
 
 
 def request_key(body: dict) -> str:
+    """The cache key of a request as the judge computes it (a batch's or a single case's)."""
+    if '<case id="' in body["messages"][-1]["content"]:
+        return cache_key("compare-batch-v1", body["model"],
+                         {"kind": "claims_batch", "messages": body["messages"]})
     return cache_key("compare-v1", body["model"], {"kind": "claims", "messages": body["messages"]})
 
 
-def test_killed_run_resumes_without_repeating_completed_calls(tmp_path, fake_openai):
+@pytest.mark.parametrize("per_call", [1, 2])
+def test_killed_run_resumes_without_repeating_completed_calls(tmp_path, fake_openai, per_call):
     suite = make_suite(tmp_path / "suite")
     fake_openai.latency = 0.3
+    n_calls = N_CASES // per_call
     db, out = tmp_path / "h.db", tmp_path / "r.json"
-    cmd = command(suite, fake_openai.url, db, out)
+    cmd = command(suite, fake_openai.url, db, out, per_call)
     proc = subprocess.Popen(cmd, env=env(tmp_path), cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
-    while sum(r.outcome == "answered" for r in fake_openai.completions()) < 5:
+    while sum(r.outcome == "answered" for r in fake_openai.completions()) < 5 // per_call + 1:
         assert time.time() < deadline and proc.poll() is None, "run ended before the kill"
         time.sleep(0.05)
     proc.kill()
@@ -75,18 +86,19 @@ def test_killed_run_resumes_without_repeating_completed_calls(tmp_path, fake_ope
     cache = JudgeCache(db)
     done = cache.keys()
     cache.close()
-    assert 3 <= len(done) < N_CASES
+    assert 2 <= len(done) < n_calls
     before = len(fake_openai.completions())
 
     rerun = subprocess.run(cmd, env=env(tmp_path), cwd=tmp_path, capture_output=True, text=True)
     assert rerun.returncode in (0, 1, 3), rerun.stderr
     again = [request_key(r.body) for r in fake_openai.completions()[before:]]
     assert not set(again) & done  # nothing completed was asked again
-    assert len(again) == N_CASES - len(done)
+    assert len(again) == n_calls - len(done)
 
     fresh_out = tmp_path / "fresh.json"
-    fresh = subprocess.run(command(suite, fake_openai.url, tmp_path / "fresh.db", fresh_out),
-                           env=env(tmp_path), cwd=tmp_path, capture_output=True, text=True)
+    fresh_cmd = command(suite, fake_openai.url, tmp_path / "fresh.db", fresh_out, per_call)
+    fresh = subprocess.run(fresh_cmd, env=env(tmp_path), cwd=tmp_path, capture_output=True,
+                           text=True)
     assert fresh.returncode == rerun.returncode
     resumed = json.loads(out.read_text())
     assert stable(resumed) == stable(json.loads(fresh_out.read_text()))

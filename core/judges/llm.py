@@ -22,6 +22,8 @@ from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_cla
 from ..policy import Policy, SeverityRules
 from .base import JudgeResult, JudgeTask, ProgressCallback, register_judge
 from .llm_ask import Asker, Outcome
+from .llm_batch import Batch, batch_prompt_version, pack_batches
+from .llm_batch_ask import Batcher
 from .llm_client import ChatClient
 from .llm_config import LLMSettings, public_url, redact, resolve_settings
 from .llm_estimate import CostEstimate, estimate_requests
@@ -51,17 +53,19 @@ class LLMJudge:
         self.mode = mode
         self.use_cache = cache and bool(settings.db)
         stem = f"{mode.value}-{settings.prompt_version}" if mode else settings.prompt_version
+        batch_version = batch_prompt_version(mode, settings)
+        options: dict[str, Any] = {
+            "base_url": public_url(settings.base_url),
+            "temperature": 0,
+            "context_budget": settings.context_budget,
+            "max_repairs": settings.max_repairs,
+            "severity_from": settings.severity_from,
+        }
+        if batch_version:  # the batch prompt judges too: it is part of the judge id
+            stem = f"{stem}+{batch_version}"
+            options |= {"batch_tokens": settings.batch_tokens, "max_batch": settings.max_batch}
         self.spec = JudgeSpec(
-            name="llm",
-            model=settings.model,
-            prompt_version=stem,
-            options={
-                "base_url": public_url(settings.base_url),
-                "temperature": 0,
-                "context_budget": settings.context_budget,
-                "max_repairs": settings.max_repairs,
-                "severity_from": settings.severity_from,
-            },
+            name="llm", model=settings.model, prompt_version=stem, options=options
         )
 
     # ------------------------------------------------------------------ public API
@@ -113,10 +117,13 @@ class LLMJudge:
                 if len(t.answers) == 2
                 for r in pairwise_requests(t, pair, self.settings)
             ]
+            batches: list[Batch] = []
         else:
-            reqs = [r for t in tasks for r in claim_requests(t, task_mode(t, mode), self.settings)]
+            plans = [claim_requests(t, task_mode(t, mode), self.settings) for t in tasks]
+            batches = pack_batches(plans, self.settings)
+            reqs = [r for plan in plans for r in plan]
         db = self.settings.db if self.use_cache and Path(self.settings.db or "").exists() else None
-        return estimate_requests(reqs, len(tasks), self.settings, db)
+        return estimate_requests(reqs, len(tasks), self.settings, db, batches)
 
     # ------------------------------------------------------------------ orchestration
 
@@ -132,29 +139,39 @@ class LLMJudge:
                 "the llm judge needs an API key for the OpenAI API: set OPENAI_API_KEY, pass "
                 "--api-key, or set api_key in the [llm] section of halgate.toml"
             )
+        plans = [_plan(task, plan) for task in tasks]
+        batches = pack_batches([p for p in plans if isinstance(p, list)], self.settings)
         cache = JudgeCache(self.settings.db) if self.use_cache else NoCache()
         client = ChatClient(self.settings)
-        asker = Asker(self.settings, client, cache)
+        batcher = Batcher(Asker(self.settings, client, cache), batches)
         try:
 
-            async def one(task: JudgeTask) -> JudgeResult:
-                result = await self._one_case(task, plan, asker, finish)
+            async def one(task: JudgeTask, planned: list[Request] | Exception) -> JudgeResult:
+                result = await self._one_case(task, planned, batcher, finish)
                 if progress is not None:
                     progress(result)
                 return result
 
-            return list(await asyncio.gather(*(one(t) for t in tasks)))
+            return list(
+                await asyncio.gather(*(one(t, p) for t, p in zip(tasks, plans, strict=True)))
+            )
         finally:
             await client.aclose()
             cache.close()
 
     async def _one_case(
-        self, task: JudgeTask, plan: Planner, asker: Asker, finish: Finisher
+        self,
+        task: JudgeTask,
+        planned: list[Request] | Exception,
+        batcher: Batcher,
+        finish: Finisher,
     ) -> JudgeResult:
         """The one place a case's unexpected failure is caught and recorded."""
         try:
-            requests = plan(task)
-            outcomes = list(await asyncio.gather(*(asker.ask(r) for r in requests)))
+            if isinstance(planned, Exception):
+                raise planned  # planning failed before the run started: record it here
+            requests = planned
+            outcomes = list(await asyncio.gather(*(batcher.ask(r) for r in requests)))
             return finish(task, requests, outcomes)
         except UsageError:
             raise  # a bad option or prompt file: the whole run is wrong, say so once
@@ -213,6 +230,20 @@ class LLMJudge:
             cid, *pair, first, swapped, self.settings.pairwise_min_confidence
         )
         return result, judgement
+
+
+def _plan(task: JudgeTask, plan: Planner) -> list[Request] | Exception:
+    """A case's requests, planned up front so small cases can be batched together.
+
+    An unexpected failure is returned, not raised, so that ``_one_case`` records it as that
+    case's harness error; a usage error (bad option, missing prompt) stops the run at once.
+    """
+    try:
+        return plan(task)
+    except UsageError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - recorded by _one_case
+        return exc
 
 
 def _order_verdict(parsed: Any) -> OrderVerdict:

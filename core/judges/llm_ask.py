@@ -81,21 +81,41 @@ class Asker:
             return cached
         return await self._ask_model(request)
 
-    async def _call(self, messages: list[dict[str, str]], request: Request) -> Completion:
+    async def ask_after(self, request: Request, reply: str, failure: ParseFailure) -> Outcome:
+        """Repair a case alone whose part of a batched reply was invalid: cache, else model.
+
+        The conversation continues as if the case had been asked alone and had answered
+        ``reply``: the next turn quotes ``failure``, and that counts as the first repair.
+        """
+        cached = self.from_cache(request)
+        if cached is not None:
+            return cached
+        turns = [
+            {"role": "assistant", "content": reply},
+            {"role": "user", "content": repair_message(failure)},
+        ]
+        return await self._ask_model(request, turns, [reply], failure)
+
+    async def call(self, messages: list[dict[str, str]], kind: str) -> Completion:
         """One HTTP call; the concurrency limit covers only the time on the wire."""
         async with self.limit:
-            return await self.client.complete(
-                messages, f"halgate_{request.kind}", SCHEMAS[request.kind]
-            )
+            return await self.client.complete(messages, f"halgate_{kind}", SCHEMAS[kind])
 
-    async def _ask_model(self, request: Request) -> Outcome:
+    async def _ask_model(
+        self,
+        request: Request,
+        repair_turns: list[dict[str, str]] | None = None,
+        raws: list[str] | None = None,
+        failure: ParseFailure | None = None,
+    ) -> Outcome:
         usage: Counter[str] = Counter()
-        messages = list(request.messages)
-        raws: list[str] = []
-        failure = ParseFailure("no reply")
-        for attempt in range(self.settings.max_repairs + 1):
+        messages = list(request.messages) + (repair_turns or [])
+        raws = list(raws or [])
+        failure = failure or ParseFailure("no reply")
+        first = 1 if repair_turns else 0  # repairing a batch's reply: one repair is under way
+        for attempt in range(first, self.settings.max_repairs + 1):
             try:
-                reply = await self._call(messages, request)
+                reply = await self.call(messages, request.kind)
             except TransportError as exc:
                 return self._failed(f"transport failure: {exc}", raws, usage)
             usage.update(

@@ -8,6 +8,8 @@ Config files: ``halgate.toml`` in the working directory, else
     base_url = "http://localhost:8000/v1"
     concurrency = 8
     context_budget = 12000          # tokens per request the judge may fill
+    batch_tokens = 3000             # pack small cases into one request up to this (0: off)
+    max_batch = 8                   # at most this many cases per batched request (0/1: off)
     prices = { prompt = 0.00015, completion = 0.0006 }   # USD per 1k tokens
 
 The API key is held as a ``SecretStr``: it prints as ``**********`` and is never put into
@@ -41,6 +43,10 @@ class LLMSettings(BaseModel):
     api_key: SecretStr | None = None
     concurrency: int = Field(default=8, ge=1, le=512)
     context_budget: int = Field(default=12000, ge=500, description="Prompt tokens per request.")
+    batch_tokens: int = Field(
+        default=3000, ge=0, description="Prompt tokens a batch of small cases may fill (0: off)."
+    )
+    max_batch: int = Field(default=8, ge=0, le=64, description="Cases per batch (0 or 1: off).")
     timeout: float = Field(default=120.0, gt=0)
     max_retries: int = Field(default=4, ge=0, le=20)
     max_repairs: int = Field(default=2, ge=0, le=5)
@@ -53,6 +59,11 @@ class LLMSettings(BaseModel):
     def key_value(self) -> str:
         """The key to hand to the client (placeholder for keyless local servers)."""
         return self.api_key.get_secret_value() if self.api_key else NO_KEY
+
+    @property
+    def batching(self) -> bool:
+        """Whether small cases share requests (off when batch_tokens is 0 or max_batch <= 1)."""
+        return self.batch_tokens > 0 and self.max_batch > 1
 
     def price_per_1k(self) -> tuple[float, float] | None:
         """(prompt, completion) USD per 1k tokens for this model, if configured."""

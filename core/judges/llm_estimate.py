@@ -2,7 +2,8 @@
 
 Requests are planned and rendered exactly as a real run would render them, so the estimate
 counts the same calls (cached ones are shown apart: they cost nothing). Tokens are
-estimated at ~4 characters per token; replies from the size of the answers.
+estimated at ~4 characters per token; replies from the size of the answers. Small cases are
+packed into batches exactly as a run would pack them, so batching shows in the calls.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..judge_cache import JudgeCache
+from .llm_batch import Batch, batch_completion_estimate
 from .llm_config import LLMSettings
 from .llm_evidence import estimate_tokens
 from .llm_requests import Request, completion_estimate
@@ -26,6 +28,8 @@ class CostEstimate:
     prompt_tokens: int
     completion_tokens: int
     windowed_requests: int
+    batched_cases: int
+    batches: int
     cost_usd: float | None
     model: str
 
@@ -43,22 +47,37 @@ class CostEstimate:
             f"  ~{self.prompt_tokens} prompt tokens, ~{self.completion_tokens} completion tokens"
             f" (estimated at ~4 characters per token)\n"
             f"  evidence windowed in {self.windowed_requests} request(s)\n"
+            f"  {self.batched_cases} small case(s) packed into {self.batches} batched request(s)\n"
             f"  cost: {cost}\n"
         )
 
 
 def estimate_requests(
-    requests: Sequence[Request], cases: int, settings: LLMSettings, db: str | None
+    requests: Sequence[Request],
+    cases: int,
+    settings: LLMSettings,
+    db: str | None,
+    batches: Sequence[Batch] = (),
 ) -> CostEstimate:
-    """Sum the planned requests that the cache cannot answer."""
+    """Sum the planned calls that the cache cannot answer; a batch replaces its cases' requests.
+
+    A cached batch counts as cached whole; the cases a cached batch could not settle (and
+    that a real run would then ask alone) are not foreseen here.
+    """
+    batched = {id(r) for b in batches for r in b.requests}
+    calls: list[Request | Batch] = [r for r in requests if id(r) not in batched]
+    calls += list(batches)
     cache = JudgeCache(db) if db else None
     try:
-        pending = [r for r in requests if cache is None or not cache.has(r.key)]
+        pending = [c for c in calls if cache is None or not cache.has(c.key)]
     finally:
         if cache is not None:
             cache.close()
-    prompt = sum(estimate_tokens(m["content"]) for r in pending for m in r.messages)
-    completion = sum(completion_estimate(r) for r in pending)
+    prompt = sum(estimate_tokens(m["content"]) for c in pending for m in c.messages)
+    completion = sum(
+        batch_completion_estimate(c) if isinstance(c, Batch) else completion_estimate(c)
+        for c in pending
+    )
     prices = settings.price_per_1k()
     cost = None
     if prices is not None:
@@ -66,10 +85,12 @@ def estimate_requests(
     return CostEstimate(
         cases=cases,
         calls=len(pending),
-        cached_calls=len(requests) - len(pending),
+        cached_calls=len(calls) - len(pending),
         prompt_tokens=prompt,
         completion_tokens=completion,
-        windowed_requests=sum(r.windowed for r in pending),
+        windowed_requests=sum(c.windowed for c in pending),
+        batched_cases=len(batched),
+        batches=len(batches),
         cost_usd=cost,
         model=settings.model,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import jsonschema
 from pydantic import BaseModel, Field, ValidationError
@@ -81,7 +81,26 @@ PAIRWISE_SCHEMA: dict[str, Any] = {
     "required": ["preference", "justification", "confidence", "tie_breaker"],
     "additionalProperties": False,
 }
-SCHEMAS = {"claims": CLAIMS_SCHEMA, "pairwise": PAIRWISE_SCHEMA}
+BATCH_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "cases": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "case_id": {"type": "string"},
+                    "answers": CLAIMS_SCHEMA["properties"]["answers"],
+                },
+                "required": ["case_id", "answers"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["cases"],
+    "additionalProperties": False,
+}
+SCHEMAS = {"claims": CLAIMS_SCHEMA, "pairwise": PAIRWISE_SCHEMA, "claims_batch": BATCH_SCHEMA}
 # Built once: constructing a validator costs more than validating a typical reply.
 _VALIDATORS = {kind: jsonschema.Draft202012Validator(schema) for kind, schema in SCHEMAS.items()}
 OutputKind = Literal["claims", "pairwise"]
@@ -167,7 +186,7 @@ def parse_reply(
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "(root)"
         return ParseFailure(f"schema violation at {where}: {error.message[:300]}")
-    model = ClaimsOutput if kind == "claims" else PairwiseOutput
+    model = PairwiseOutput if kind == "pairwise" else ClaimsOutput
     try:
         parsed = model.model_validate(data)
     except ValidationError as exc:
@@ -180,6 +199,51 @@ def parse_reply(
                 f"answers must have answer_id exactly {answer_ids} (one entry each); got {got}"
             )
     return parsed
+
+
+@dataclass(frozen=True)
+class BatchReply:
+    """A batched reply split per case: each case parsed on its own, or why it was not.
+
+    ``entries`` keeps each case's part of the reply as a one-case reply (``{"answers": ..}``),
+    so a case that failed can be repaired alone, quoting its own error.
+    """
+
+    cases: dict[str, ClaimsOutput | ParseFailure]
+    entries: dict[str, str]
+
+
+def parse_batch_reply(text: str, expected: dict[str, list[str]]) -> BatchReply | ParseFailure:
+    """Split a batched reply by case id (``expected``: case label -> answer ids) and parse each.
+
+    Only a reply that is not JSON, or has no ``cases`` list, fails as a whole; a case that is
+    missing, repeated or invalid fails alone and leaves the others usable.
+    """
+    try:
+        data = extract_json(text)
+    except json.JSONDecodeError as exc:
+        return ParseFailure(f"the reply is not valid JSON ({exc.msg} at position {exc.pos})")
+    items = data.get("cases") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return ParseFailure('the reply must be an object with a "cases" list')
+    by_id: dict[str, list[Any]] = {}
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("case_id"), str):
+            by_id.setdefault(item["case_id"], []).append(item)
+    cases: dict[str, ClaimsOutput | ParseFailure] = {}
+    entries: dict[str, str] = {}
+    for label, answer_ids in expected.items():
+        found = by_id.get(label, [])
+        if len(found) != 1:
+            cases[label] = ParseFailure(
+                f"case {label} must appear exactly once in the reply; it appears {len(found)} times"
+            )
+            continue
+        entries[label] = json.dumps({"answers": found[0].get("answers")}, ensure_ascii=False)
+        parsed = parse_reply(entries[label], "claims", answer_ids)
+        ok = not isinstance(parsed, ParseFailure)
+        cases[label] = cast(ClaimsOutput, parsed) if ok else cast(ParseFailure, parsed)
+    return BatchReply(cases=cases, entries=entries)
 
 
 def repair_message(failure: ParseFailure) -> str:

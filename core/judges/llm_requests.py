@@ -42,6 +42,9 @@ class Request:
     windowed: bool
     key: str
     answers: dict[str, str] = field(default_factory=dict)  # system -> answer text
+    # The rendered, escaped template fields (question, documents, answers, ...): a batch
+    # re-wraps them in its own case block instead of rendering the case again.
+    fields: dict[str, str] = field(default_factory=dict)
 
 
 def task_mode(task: JudgeTask, configured: Mode | None) -> Mode:
@@ -55,6 +58,19 @@ def task_mode(task: JudgeTask, configured: Mode | None) -> Mode:
     return Mode.GATE
 
 
+def _fields(
+    task: JudgeTask, docs: list[Document], labels: dict[str, str], windowed: bool
+) -> dict[str, str]:
+    """The template fields of one case, every untrusted text escaped in its block."""
+    return {
+        "question": question_text(task.case.question),
+        "documents": "\n\n".join(document_block(d.doc_id, d.text, d.title) for d in docs),
+        "answers": "\n\n".join(answer_block(lab, task.answers[s]) for lab, s in labels.items()),
+        "answer_ids": ", ".join(labels),
+        "evidence_note": WINDOWED_NOTE if windowed else "",
+    }
+
+
 def _render(
     prompt: Prompt,
     task: JudgeTask,
@@ -62,13 +78,7 @@ def _render(
     labels: dict[str, str],
     windowed: bool,
 ) -> list[dict[str, str]]:
-    return prompt.render(
-        question=question_text(task.case.question),
-        documents="\n\n".join(document_block(d.doc_id, d.text, d.title) for d in docs),
-        answers="\n\n".join(answer_block(lab, task.answers[s]) for lab, s in labels.items()),
-        answer_ids=", ".join(labels),
-        evidence_note=WINDOWED_NOTE if windowed else "",
-    )
+    return prompt.render(**_fields(task, docs, labels, windowed))
 
 
 def _overhead(prompt: Prompt, task: JudgeTask, labels: dict[str, str]) -> int:
@@ -89,7 +99,8 @@ def build_request(
     room = max(budget - _overhead(prompt, task, labels), int(budget * _MIN_EVIDENCE_SHARE))
     answers = [task.answers[s] for s in labels.values()]
     docs, windowed = window_documents(task.documents, answers, room)
-    messages = _render(prompt, task, docs, labels, windowed)
+    fields = _fields(task, docs, labels, windowed)
+    messages = prompt.render(**fields)
     key = cache_key(prompt.version, settings.model, {"kind": kind, "messages": messages})
     return Request(
         kind=kind,
@@ -99,6 +110,7 @@ def build_request(
         windowed=windowed,
         key=key,
         answers={s: task.answers[s] for s in labels.values()},
+        fields=fields,
     )
 
 
