@@ -7,7 +7,9 @@ so editing a prompt means adding a new file, and old results stay traceable.
 
 Documents, answers and the question are untrusted: each sits in its own tagged block, and
 any text inside that looks like one of our tags is escaped, so an answer cannot close its
-block and smuggle instructions outside it.
+block and smuggle instructions outside it. A batched request (``<mode>-batch-<version>.md``)
+wraps each case's blocks in a ``<case id="C1">`` block; ``case`` is escaped the same way, so
+one case's text cannot end its case and speak inside the next.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ..resources import data_path
 
 _SYSTEM_MARK = "<!-- system -->"
 _USER_MARK = "<!-- user -->"
-_TAG = re.compile(r"<(\s*/?\s*)(document|answer|question)\b", re.IGNORECASE)
+_TAG = re.compile(r"<(\s*/?\s*)(document|answer|question|case)\b", re.IGNORECASE)
 WINDOWED_NOTE = (
     "Note: the documents are too long to send whole. The passages most relevant to the "
     "answers are shown, in document order, separated by [...]; quote only from them."
@@ -80,6 +82,17 @@ def document_block(doc_id: str, text: str, title: str | None = None) -> str:
 def answer_block(label: str, text: str) -> str:
     """One answer under judgement as a delimited data block, labelled by position (A, B)."""
     return f'<answer id="{_attr(label)}">\n{escape_untrusted(text)}\n</answer>'
+
+
+def case_block(label: str, fields: dict[str, str]) -> str:
+    """One case of a batched request: its question, documents and answers, already escaped."""
+    note = f"{fields['evidence_note']}\n" if fields.get("evidence_note") else ""
+    return (
+        f'<case id="{_attr(label)}">\n'
+        f"Answers to judge in this case: {fields['answer_ids']}.\n{note}"
+        f"<question>\n{fields['question']}\n</question>\n\n"
+        f"{fields['documents']}\n\n{fields['answers']}\n</case>"
+    )
 
 
 def question_text(question: str) -> str:
