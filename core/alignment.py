@@ -14,6 +14,7 @@ from .attribution import SourceReference, find_reference, resolve_reference
 from .lexicon import alternatives
 from .quantities import Quantity, comparable, extract_quantities, quantity_matches
 from .retrieval import DocumentIndex, EvidenceIndex, Hit, Passage
+from .source_rules import current_hits, null_fields
 from .text import content_stems, hedge_cues, negated_stems, proper_names, tokenize
 
 # A claim that keeps a modal ("can take", "must give", "is allowed") keeps the source's
@@ -133,7 +134,7 @@ def align(
         support=[best] if best and coverage >= multi_cov else support,
         missing_stems=sorted(wanted - union - (best.stems if best else frozenset())),
     )
-    _numbers(claim, al, index, _current(hits, index, named), question)
+    _numbers(claim, al, index, current_hits(hits, index, named), question)
     known = (index.vocabulary, question.vocabulary)
     al.names_missing = [n for n in claim.names if not _name_known(n, known)]
     if best:
@@ -141,23 +142,8 @@ def align(
         al.negation_mismatch = any(_negation_mismatch(claim, p) for p in al.support or [best])
         al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted)
     _citation(claim, al, index, named)
-    al.null_fields = _null_fields(wanted, hits)
+    al.null_fields = null_fields(wanted, hits)
     return al
-
-
-# Key words too generic to tie a claim to one record field ("RestaurantsGoodForKids").
-_GENERIC_KEYS = frozenset("restaurant business good attribute".split())
-
-
-def _null_fields(wanted: set[str], hits: list[Hit]) -> list[str]:
-    """Record fields that are null (unknown) and that the claim speaks about, with no other
-    retrieved passage stating the same words: the claim fills a gap the record left open."""
-    out = []
-    for h in hits:
-        shared = (h.passage.unknown - _GENERIC_KEYS) & wanted
-        if shared and not any(shared <= o.passage.stems for o in hits if not o.passage.unknown):
-            out.append(h.passage.text.split(":")[0])
-    return out
 
 
 def _rank(
@@ -244,40 +230,6 @@ def _in_context(
         if _cover(wanted, p.stems) >= floor
         for o in p.quantities
     )
-
-
-def _current(hits: list[Hit], index: EvidenceIndex, named: DocumentIndex | None) -> list[Hit]:
-    """Hits without passages of superseded versions (an older dated document with the same
-    title as a newer one), unless the claim names that document itself."""
-    old = _superseded(index)
-    if not old:
-        return hits
-    keep = named.doc_id if named else None
-    return [h for h in hits if h.passage.doc_id not in old or h.passage.doc_id == keep]
-
-
-_SUPERSEDED: dict[int, tuple[EvidenceIndex, frozenset[str]]] = {}
-
-
-def _superseded(index: EvidenceIndex) -> frozenset[str]:
-    """Ids of the case's documents that a newer version among them replaces (memoised)."""
-    hit = _SUPERSEDED.get(id(index))
-    if hit is not None and hit[0] is index:
-        return hit[1]
-    dated = [d for d in index.docs if d.recency]
-    old = frozenset(
-        d.doc_id
-        for d in dated
-        if any(e.recency > d.recency and _similar(e.title_stems, d.title_stems) for e in dated)
-    )
-    if len(_SUPERSEDED) > 4096:
-        _SUPERSEDED.clear()
-    _SUPERSEDED[id(index)] = (index, old)
-    return old
-
-
-def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
-    return bool(a and b) and len(a & b) / len(a | b) >= 0.6
 
 
 def _conflicting(claim: ClaimFeatures, q: Quantity, near: list[Passage]) -> Passage | None:

@@ -27,6 +27,7 @@ from .claim_model import (
     answer_novelty,
     claim_matrix,
     is_refusal,
+    platt,
 )
 from .judges.base import JudgeTask
 from .judges.offline import OfflineJudge
@@ -122,6 +123,34 @@ def _out_of_fold(samples: Sequence[AnswerSample], l2: float, seed: int) -> list[
     return probs
 
 
+def fit_platt(scores: Sequence[float], labels: Sequence[bool]) -> tuple[float, float]:
+    """Slope and intercept mapping logit(score) to the probability that the answer is
+    hallucinated (a lightly ridged 1-D logistic regression on out-of-fold scores).
+
+    Probabilities keep each task's share of hallucinated answers, so answers of different
+    tasks rank on one scale (the pooled AUROC); the decision cut is then set per task.
+    """
+    s = np.clip(np.asarray(scores, float), 1e-6, 1 - 1e-6)
+    y = np.asarray(labels, float)
+    logit = np.log(s / (1 - s))
+    mu, sd = float(logit.mean()), float(logit.std())
+    if y.min() == y.max() or sd < 1e-9:
+        return (1.0, 0.0)
+    a = np.column_stack([(logit - mu) / sd, np.ones(len(s))])
+    w = np.array([0.0, 0.0])
+    ridge = np.array([1.0, 0.0])  # shrink the (standardised) slope, never the intercept
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-np.clip(a @ w, -30, 30)))
+        grad = a.T @ (p - y) + ridge * w
+        hess = (a * (p * (1 - p))[:, None]).T @ a + np.diag(ridge + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    slope = float(w[0] / sd)
+    return (slope, float(w[1] - slope * mu))
+
+
 def best_threshold(labels: Sequence[bool], scores: Sequence[float]) -> tuple[float, float]:
     """The score cut with the best balanced accuracy, midway between neighbouring scores."""
     y = np.asarray(labels, bool)
@@ -148,7 +177,8 @@ def train_task(samples: Sequence[AnswerSample], seed: int) -> dict[str, Any]:
         for how in AGGREGATES:
             tried[(l2, how)] = [aggregate(p, how) for p in probs]
     l2, how = max(tried, key=lambda k: (round(auroc(labels, tried[k]) or 0.0, 6), k[0]))
-    threshold, bal = best_threshold(labels, tried[(l2, how)])
+    coef = fit_platt(tried[(l2, how)], labels)
+    threshold, bal = best_threshold(labels, [platt(a, coef) for a in tried[(l2, how)]])
     model = _fit(samples, l2)
     return {
         "features": list(FEATURES),
@@ -158,6 +188,7 @@ def train_task(samples: Sequence[AnswerSample], seed: int) -> dict[str, Any]:
         "bias": round(model["bias"], 6),
         "l2": l2,
         "aggregate": how,
+        "platt": [round(c, 6) for c in coef],
         "threshold": round(min(max(threshold, 1e-4), 1 - 1e-4), 6),
         "n_answers": len(samples),
         "n_claims": int(sum(len(s.x) for s in samples)),
@@ -170,9 +201,7 @@ def _round(a: np.ndarray) -> list[float]:
     return [round(float(v), 6) for v in a]
 
 
-def calibrate(
-    rows: Sequence[BenchRow], seed: int = 0, base: str | None = None
-) -> dict[str, Any]:
+def calibrate(rows: Sequence[BenchRow], seed: int = 0, base: str | None = None) -> dict[str, Any]:
     """A calibration file: the base thresholds plus one model per task type."""
     judge = OfflineJudge(calibration=base, use_model=False)
     samples = collect(rows, judge)

@@ -135,6 +135,15 @@ def aggregate(probs: np.ndarray, how: str) -> float:
     return float(np.max(probs))
 
 
+def platt(score: float, coef: tuple[float, float]) -> float:
+    """The Platt-scaled probability of an answer aggregate (identity for (1, 0))."""
+    if coef == (1.0, 0.0):
+        return score
+    s = min(max(score, 1e-6), 1 - 1e-6)
+    z = coef[0] * math.log(s / (1 - s)) + coef[1]
+    return 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))
+
+
 def centre(score: float, threshold: float) -> float:
     """Map a score monotonically so the decision threshold lands on 0.5."""
     if score < threshold:
@@ -152,6 +161,9 @@ class TaskModel:
     bias: float
     how: str = "max"
     threshold: float = 0.5
+    #: Platt scaling (slope, intercept on the logit) of the answer aggregate: makes the
+    #: scores of different tasks comparable probabilities. (1, 0) leaves them as they are.
+    platt: tuple[float, float] = (1.0, 0.0)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TaskModel:
@@ -161,8 +173,16 @@ class TaskModel:
             raise ValueError(f"model features {names} do not match this halgate's {FEATURES}")
         pos = [names.index(f) for f in FEATURES]
         arr = {k: np.asarray(data[k], dtype=float)[pos] for k in ("mean", "scale", "weights")}
-        return cls(arr["mean"], arr["scale"], arr["weights"], float(data["bias"]),
-                   data.get("aggregate", "max"), float(data.get("threshold", 0.5)))
+        slope, intercept = data.get("platt", (1.0, 0.0))
+        return cls(
+            arr["mean"],
+            arr["scale"],
+            arr["weights"],
+            float(data["bias"]),
+            data.get("aggregate", "max"),
+            float(data.get("threshold", 0.5)),
+            (float(slope), float(intercept)),
+        )
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """Hallucination probability of each claim (row of `x`)."""
@@ -176,7 +196,7 @@ class TaskModel:
         if len(p) == 0:
             return p
         top = float(np.max(p))
-        answer = centre(aggregate(p, self.how), self.threshold)
+        answer = centre(platt(aggregate(p, self.how), self.platt), self.threshold)
         return p * (answer / top) if top > 0 else p
 
 

@@ -19,7 +19,10 @@ _MONTHS = {
     )
     for m in names.split()
 }
-_MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# The lookahead lets the regex engine skip most positions before trying the alternation.
+_MONTH = r"(?=[jfmasond])(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# Every month name starts with one of these; a text without any needs only ISO dates.
+_MONTH_PREFIXES = tuple(sorted({m[:3] for m in _MONTHS}))
 _ORD = r"(?:st|nd|rd|th)?"
 _DATES = [
     re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH},?\s+(?P<y>\d{{4}})\b", re.I),
@@ -29,9 +32,9 @@ _DATES = [
     re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH}(?![a-z])", re.I),
     re.compile(rf"\b{_MONTH}\s+(?P<d>\d{{1,2}}){_ORD}\b", re.I),
 ]
-_TIME = re.compile(
-    r"\b(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\b\.?"
-    r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2}|0)\b",
+_TIME = re.compile(  # the leading lookahead only skips positions fast
+    r"(?=\d)(?:\b(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\b\.?"
+    r"|\b(?P<h24>\d{1,2}):(?P<m24>\d{2}|0)\b)",
     re.I,
 )
 
@@ -71,7 +74,7 @@ _UNIT = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp"}
 _NUMBER = re.compile(
-    r"(?<![\w.,])(?:(?P<cur>[$€£])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?=[$€£\d])(?<![\w.,])(?:(?P<cur>[$€£])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<ord>st|nd|rd|th)?(?:\s?(?P<scale>thousand|million|billion|bn|k)(?![a-z]))?"
     rf"(?:-?\s?(?P<unit>{_UNIT})(?![a-z]))?",
     re.I,
@@ -93,7 +96,19 @@ _WORD_NUMBER = re.compile(
 
 
 _ANY_DIGIT = re.compile(r"\d")
-_ANY_NUMBER_WORD = re.compile(rf"\b(?:{_NUMWORD})\b", re.I)
+_LETTERS = re.compile(r"[a-z]+")
+_ISO_DATES = [p for p in _DATES if "(?P<mon>" not in p.pattern]
+_MONTH_GATE = re.compile("|".join(_MONTH_PREFIXES))
+
+
+def _dates_for(folded: str) -> list[re.Pattern[str]]:
+    """The date patterns worth running on a (case-folded) text: all only if it has a month."""
+    return _DATES if _MONTH_GATE.search(folded) else _ISO_DATES
+
+
+def _may_have_number_words(folded: str) -> bool:
+    # A cheap superset of "some \b<number word>\b matches", checked before the big regex.
+    return not _WORD_VALUES.keys().isdisjoint(_LETTERS.findall(folded))
 
 
 @dataclass(frozen=True)
@@ -124,15 +139,19 @@ def _extract(text: str) -> tuple[Quantity, ...]:
     taken: list[tuple[int, int]] = []
 
     def free(m: re.Match[str]) -> bool:
-        s, e = m.start(), m.end()
-        return all(e <= a or s >= b for a, b in taken)
+        s, e = m.span()
+        for a, b in taken:  # a plain loop: this runs for every number of every passage
+            if s < b and a < e:
+                return False
+        return True
 
     def add(q: Quantity) -> None:
         found.append(q)
         taken.append((q.start, q.end))
 
+    folded = text.casefold()
     if _ANY_DIGIT.search(text):
-        for m in (m for pattern in _DATES for m in pattern.finditer(text)):
+        for m in (m for pattern in _dates_for(folded) for m in pattern.finditer(text)):
             if free(m):
                 add(Quantity("date", _date_key(m), "", m.start(), m.end()))
         for kind, pattern in (("version", _VERSION), ("ratio", _RATIO), ("time", _TIME)):
@@ -142,7 +161,7 @@ def _extract(text: str) -> tuple[Quantity, ...]:
         for m in _NUMBER.finditer(text):
             if free(m):
                 add(_number(m))
-    if _ANY_NUMBER_WORD.search(text):
+    if _may_have_number_words(folded):
         for m in _WORD_NUMBER.finditer(text):
             if free(m) and _word_number_ok(m):
                 value = _parse_words(m.group("words"))
@@ -178,11 +197,13 @@ _QUANTITY_VALUE = {
 
 
 def _number(m: re.Match[str]) -> Quantity:
-    value = float(m.group("num").replace(",", ""))
-    value *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
-    unit, factor = _UNITS.get((m.group("unit") or "").lower(), ("", 1.0))
-    if m.group("cur"):
-        unit, factor = _CURRENCY[m.group("cur")], 1.0
+    num, scale, unit_word, cur = m.group("num", "scale", "unit", "cur")
+    value = float(num.replace(",", ""))
+    if scale:
+        value *= _SCALES.get(scale.lower(), 1.0)
+    unit, factor = _UNITS.get(unit_word.lower(), ("", 1.0)) if unit_word else ("", 1.0)
+    if cur:
+        unit, factor = _CURRENCY[cur], 1.0
     return Quantity("number", _round(value * factor), unit, m.start(), m.end())
 
 
@@ -208,6 +229,8 @@ def _parse_words(words: str) -> float:
 
 
 def _round(x: float) -> float:
+    if x.is_integer() and abs(x) < 1e6:  # the common case: already 6 significant digits
+        return x
     return float(f"{x:.6g}")
 
 

@@ -87,7 +87,7 @@ def make_passage(
     `unknown` what a null value leaves open."""
     tokens = tokenize(text)
     stems = frozenset(content_stems(tokens))
-    cues, hedged = hedge_scope(text)
+    cues, hedged = hedge_scope(text, tokens)
     if denied is not None:
         negated = frozenset(content_stems(tokenize(denied)))
     else:

@@ -40,13 +40,17 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_NEXT_CHAR = re.compile(r"\s*(\S)")
+
+
 def _is_real_period(text: str, dot: int, after: int) -> bool:
-    word = re.search(r"([A-Za-z][A-Za-z.]*)$", text[max(0, dot - 12) : dot])
+    word = _LAST_WORD.search(text[max(0, dot - 12) : dot])
     if word:
         w = word.group(1)
         if w.lower() in _ABBREVIATIONS or (len(w) == 1 and w.isupper()):
             return False
-    nxt = re.match(r"\s*(\S)", text[after : after + 20])
+    nxt = _NEXT_CHAR.match(text[after : after + 20])
     return not (nxt and nxt.group(1).islower())
 
 
@@ -210,7 +214,9 @@ def negated_stems(tokens: list[str], window: int = 5) -> set[str]:
     exceed 4 doses' from contradicting 'take with food'.
     """
     scoped: set[str] = set()
-    if NEGATION_WORDS.isdisjoint(tokens) and not any(t.endswith("n't") for t in tokens):
+    if NEGATION_WORDS.isdisjoint(tokens) and (
+        "n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens)
+    ):
         return scoped  # the common case, checked at C speed
     for i, tok in enumerate(tokens):
         if not is_negation(tok):
@@ -244,15 +250,16 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
     return cues
 
 
-def hedge_scope(text: str) -> tuple[list[str], set[str]]:
-    """Hedge cues of a text and the content stems of the clauses they hedge.
+def hedge_scope(text: str, tokens: list[str] | None = None) -> tuple[list[str], set[str]]:
+    """Hedge cues of a text and the content stems of the clauses they hedge (`tokens`:
+    the text's tokens, when the caller has them already).
 
     The scope is the clause, not the sentence: in "returned during a failover and usually
     clears within seconds" only the clearing is hedged.
     """
     cues: list[str] = []
     scoped: set[str] = set()
-    if not hedge_cues(tokenize(text)):
+    if not hedge_cues(tokenize(text) if tokens is None else tokens):
         return cues, scoped
     for chunk in _HEDGE_CLAUSE.split(text):
         tokens = tokenize(chunk)

@@ -87,8 +87,9 @@ class _Judged:
     def judgement(self, claim: Claim) -> ClaimJudgement:
         """The judgement of `claim` (fresh citation and signal objects, never shared)."""
         d = self.decision
-        return ClaimJudgement(
-            **claim.model_dump(),
+        # Every field is already of its declared type, so validation would only cost time.
+        return ClaimJudgement.model_construct(
+            **dict(claim),
             verdict=d.verdict,
             hallucination_type=d.type,
             severity=self.severity,

@@ -1,0 +1,59 @@
+"""Which evidence counts: superseded document versions and null record fields.
+
+Two rules about the sources rather than the claim: an older dated document that a newer
+version among the case's documents replaces is not evidence (unless the claim names it), and
+a record field that is null leaves its subject unknown, so a claim about it fills a gap.
+Split from alignment.py, which applies them.
+"""
+
+from __future__ import annotations
+
+from .retrieval import DocumentIndex, EvidenceIndex, Hit
+
+# Key words too generic to tie a claim to one record field ("RestaurantsGoodForKids").
+_GENERIC_KEYS = frozenset("restaurant business good attribute".split())
+
+
+def null_fields(wanted: set[str], hits: list[Hit]) -> list[str]:
+    """Record fields that are null (unknown) and that the claim speaks about, with no other
+    retrieved passage stating the same words: the claim fills a gap the record left open."""
+    out = []
+    for h in hits:
+        shared = (h.passage.unknown - _GENERIC_KEYS) & wanted
+        if shared and not any(shared <= o.passage.stems for o in hits if not o.passage.unknown):
+            out.append(h.passage.text.split(":")[0])
+    return out
+
+
+def current_hits(hits: list[Hit], index: EvidenceIndex, named: DocumentIndex | None) -> list[Hit]:
+    """Hits without passages of superseded versions (an older dated document with the same
+    title as a newer one), unless the claim names that document itself."""
+    old = superseded(index)
+    if not old:
+        return hits
+    keep = named.doc_id if named else None
+    return [h for h in hits if h.passage.doc_id not in old or h.passage.doc_id == keep]
+
+
+_SUPERSEDED: dict[int, tuple[EvidenceIndex, frozenset[str]]] = {}
+
+
+def superseded(index: EvidenceIndex) -> frozenset[str]:
+    """Ids of the case's documents that a newer version among them replaces (memoised)."""
+    hit = _SUPERSEDED.get(id(index))
+    if hit is not None and hit[0] is index:
+        return hit[1]
+    dated = [d for d in index.docs if d.recency]
+    old = frozenset(
+        d.doc_id
+        for d in dated
+        if any(e.recency > d.recency and _similar(e.title_stems, d.title_stems) for e in dated)
+    )
+    if len(_SUPERSEDED) > 4096:
+        _SUPERSEDED.clear()
+    _SUPERSEDED[id(index)] = (index, old)
+    return old
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a and b) and len(a & b) / len(a | b) >= 0.6
