@@ -14,7 +14,7 @@ from .attribution import SourceReference, find_reference, resolve_reference
 from .lexicon import alternatives
 from .quantities import Quantity, comparable, extract_quantities, quantity_matches
 from .retrieval import DocumentIndex, EvidenceIndex, Hit, Passage
-from .source_rules import current_hits, null_fields
+from .source_rules import current_hits, null_fields, superseded
 from .text import content_stems, hedge_cues, negated_stems, proper_names, tokenize
 
 # A claim that keeps a modal ("can take", "must give", "is allowed") keeps the source's
@@ -134,7 +134,7 @@ def align(
         support=[best] if best and coverage >= multi_cov else support,
         missing_stems=sorted(wanted - union - (best.stems if best else frozenset())),
     )
-    _numbers(claim, al, index, current_hits(hits, index, named), question)
+    _numbers(claim, al, index, current_hits(hits, index, named), question, named)
     known = (index.vocabulary, question.vocabulary)
     al.names_missing = [n for n in claim.names if not _name_known(n, known)]
     if best:
@@ -191,6 +191,7 @@ def _numbers(
     index: EvidenceIndex,
     hits: list[Hit],
     question: QuestionFeatures,
+    named: DocumentIndex | None = None,
 ) -> None:
     """Unmatched claim numbers; a different value in the same context nearby is a conflict.
 
@@ -207,6 +208,20 @@ def _numbers(
         if _derived(q, claim.quantities) or _in_context(claim, q, [h.passage for h in hits], floor):
             continue
         rival = _conflicting(claim, q, near)
+        old = superseded(index)
+        speaks_of_old = (named is not None and named.doc_id in old) or _dates_old_version(
+            claim, index, old
+        )
+        if rival is None and not speaks_of_old and any(
+            quantity_matches(q, o) for o in question.quantities
+        ):
+            # The answer echoes the user's own figure: a current source giving another value
+            # for the same thing contradicts it, even outside the best-covering passage.
+            current = [p for d in index.docs if d.doc_id not in old for p in d.passages]
+            rival = _conflicting(claim, q, current)
+            home = next((d for d in index.docs if rival and d.doc_id == rival.doc_id), None)
+            if home and any(quantity_matches(q, o) for o in home.quantities):
+                rival = None  # that document also states the claim's value: no contradiction
         if rival is not None:
             al.number_conflict = al.number_conflict or rival
             al.numbers_unmatched.append(shown)
@@ -214,6 +229,19 @@ def _numbers(
             quantity_matches(q, o) for d in index.docs for o in d.quantities
         ):
             al.numbers_unmatched.append(shown)
+
+
+def _dates_old_version(claim: ClaimFeatures, index: EvidenceIndex, old: frozenset[str]) -> bool:
+    """The claim carries a date from a superseded version's title ("issued 1 March 2023"):
+    it speaks about that version, whose values a newer one does not contradict."""
+    dates = [q for q in claim.quantities if q.kind == "date"]
+    return any(
+        quantity_matches(q, t)
+        for d in index.docs
+        if d.doc_id in old
+        for t in d.title_quantities
+        for q in dates
+    )
 
 
 def _in_context(
