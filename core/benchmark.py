@@ -239,14 +239,14 @@ _COLUMNS = [
 ]
 
 
-def _row(label: str, m: dict) -> str:
+def _row(label: str, m: dict, width: int) -> str:
     cells = [
-        f"{m[k]:>7}" if k == "n" else ("    n/a" if m[k] is None else f"{m[k]:7.3f}")
+        f"{m[k]:>8}" if k == "n" else ("     n/a" if m[k] is None else f"{m[k]:8.3f}")
         for k, _ in _COLUMNS
     ]
     c = m["confusion"]
     return (
-        f"  {label:<28}"
+        f"  {label:<{width}}"
         + "".join(cells)
         + f"   tp {c['tp']} fp {c['fp']} fn {c['fn']} tn {c['tn']}"
     )
@@ -254,10 +254,14 @@ def _row(label: str, m: dict) -> str:
 
 def benchmark_table(result: dict) -> str:
     """A table for people: judge and novelty baseline per task and overall."""
-    head = f"  {'scope / scorer':<28}" + "".join(f"{h:>7}" for _, h in _COLUMNS)
-    lines = [f"judge {result['judge_id']}", head]
     scopes = [*result["per_task"].items(), ("overall", result["overall"])]
-    for name, block in scopes:
-        lines.append(_row(f"{name}: judge", block))
-        lines.append(_row(f"{name}: novelty baseline", block["novelty_baseline"]))
+    rows = [
+        (f"{name}: {who}", metrics)
+        for name, block in scopes
+        for who, metrics in (("judge", block), ("novelty baseline", block["novelty_baseline"]))
+    ]
+    width = max(len("scope / scorer"), *(len(label) for label, _ in rows))
+    head = f"  {'scope / scorer':<{width}}" + "".join(f"{h:>8}" for _, h in _COLUMNS)
+    lines = [f"judge {result['judge_id']}", head]
+    lines += [_row(label, metrics, width) for label, metrics in rows]
     return "\n".join(lines) + "\n"
