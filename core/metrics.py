@@ -22,6 +22,7 @@ from .models import (
 )
 
 HALLUCINATED = frozenset({Verdict.UNSUPPORTED, Verdict.CONTRADICTED})
+_VERDICT_NAMES = [v.value for v in Verdict]
 
 
 def is_hallucinated(verdict: Verdict, count_out_of_scope: bool = False) -> bool:
@@ -35,9 +36,11 @@ def ratio(numerator: float, denominator: float) -> float | None:
 
 
 def count_verdicts(claims: Iterable[ClaimJudgement]) -> VerdictCounts:
-    """Claims per verdict."""
-    c = Counter(claim.verdict.value for claim in claims)
-    return VerdictCounts(**c)
+    """Claims per verdict (a plain loop: this runs once per answer, 20,000 times a big run)."""
+    counts = dict.fromkeys(_VERDICT_NAMES, 0)
+    for claim in claims:
+        counts[claim.verdict.value] += 1
+    return VerdictCounts(**counts)
 
 
 def hallucination_rate(counts: VerdictCounts, count_out_of_scope: bool = False) -> float | None:
