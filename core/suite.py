@@ -55,7 +55,7 @@ def read_jsonl(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str,
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
-            problems.add(path, lineno, "(json)", f"invalid JSON: {exc.msg} at column {exc.colno}")
+            problems.add(path, lineno, "(json)", f"invalid JSON: {exc.msg} (column {exc.colno})")
             continue
         if not isinstance(obj, dict):
             problems.add(path, lineno, "(json)", "expected a JSON object")
