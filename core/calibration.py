@@ -29,6 +29,7 @@ from .claim_model import (
     is_refusal,
     platt,
 )
+from .errors import UsageError
 from .judges.base import JudgeTask
 from .judges.offline import OfflineJudge
 from .models import Case
@@ -74,21 +75,25 @@ def _claim_label(start: int, end: int, row: BenchRow) -> bool:
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
-    """Weights and bias of an L2-penalised logistic regression (Newton's method, exact)."""
-    n, d = x.shape
-    a = np.hstack([x, np.ones((n, 1))])
-    w = np.zeros(d + 1)
-    penalty = np.full(d + 1, l2)
-    penalty[-1] = 0.0  # the intercept is not shrunk
-    for _ in range(100):
-        p = 1 / (1 + np.exp(-np.clip(a @ w, -30, 30)))
-        grad = a.T @ (p - y) + penalty * w
-        hess = (a * (p * (1 - p))[:, None]).T @ a + np.diag(penalty + 1e-9)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.max(np.abs(step)) < 1e-8:
-            break
-    return w[:-1], float(w[-1])
+    """Weights and bias of an L2-penalised logistic regression (the intercept not shrunk).
+
+    Minimises sum(log loss) + l2/2 * |w|^2, i.e. scikit-learn's C = 1 / l2. Training only:
+    the judge itself applies the weights with numpy and never imports scikit-learn.
+    """
+    model = _logistic(l2).fit(x, y.astype(int))
+    return model.coef_[0].astype(float), float(model.intercept_[0])
+
+
+def _logistic(l2: float):
+    try:
+        from sklearn.linear_model import LogisticRegression
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise UsageError(
+            "halgate calibrate needs scikit-learn: pip install 'halgate[train]'"
+        ) from None
+    if l2 <= 0:
+        return LogisticRegression(penalty=None, solver="lbfgs", max_iter=5000, tol=1e-10)
+    return LogisticRegression(C=1.0 / l2, solver="lbfgs", max_iter=5000, tol=1e-10)
 
 
 def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -136,17 +141,9 @@ def fit_platt(scores: Sequence[float], labels: Sequence[bool]) -> tuple[float, f
     mu, sd = float(logit.mean()), float(logit.std())
     if y.min() == y.max() or sd < 1e-9:
         return (1.0, 0.0)
-    a = np.column_stack([(logit - mu) / sd, np.ones(len(s))])
-    w = np.array([0.0, 0.0])
-    ridge = np.array([1.0, 0.0])  # shrink the (standardised) slope, never the intercept
-    for _ in range(100):
-        p = 1 / (1 + np.exp(-np.clip(a @ w, -30, 30)))
-        grad = a.T @ (p - y) + ridge * w
-        hess = (a * (p * (1 - p))[:, None]).T @ a + np.diag(ridge + 1e-9)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.max(np.abs(step)) < 1e-10:
-            break
+    # Shrink the (standardised) slope lightly, never the intercept.
+    slope_std, intercept = fit_logistic(((logit - mu) / sd)[:, None], y, l2=1.0)
+    w = (float(slope_std[0]), intercept)
     slope = float(w[0] / sd)
     return (slope, float(w[1] - slope * mu))
 
