@@ -136,7 +136,7 @@ class Store(SignOffMixin):
             }
             action = "save_run" if old is None else "update_run"
             self._audit(actor or _whoami(), action, report.run_id, detail)
-        self._refresh(report.run_id)
+        self._refresh(report.run_id, judged=report)
         return report.run_id
 
     def load_report(self, run_id: str) -> RunReport:
@@ -165,9 +165,14 @@ class Store(SignOffMixin):
             out.append(run_row_of(r, self.latest_signoff(r["run_id"])))
         return out
 
-    def _refresh(self, run_id: str) -> tuple[dict[str, Any], JudgeAgreement]:
-        """Recompute the cached effective summary; never overwrite a newer one."""
-        judged = self.load_report(run_id)
+    def _refresh(
+        self, run_id: str, judged: RunReport | None = None
+    ) -> tuple[dict[str, Any], JudgeAgreement]:
+        """Recompute the cached effective summary; never overwrite a newer one.
+
+        `judged` spares re-reading a report the caller has just saved.
+        """
+        judged = judged or self.load_report(run_id)
         overrides = self.override_history(run_id)
         effective = eff.effective_report(judged, overrides)
         summary = eff.run_summary(judged, effective, len(overrides))
