@@ -1,1 +1,85 @@
-"""halgate: a hallucination regression gate with a review dashboard."""
+"""halgate: a hallucination regression gate with a review dashboard.
+
+The public API; the CLI and the dashboard are thin faces over these functions::
+
+    from halgate import load_suite, create_judge, run_suite, load_policy, write_report
+
+    suite = load_suite("data/examples/acme-helpdesk")
+    report = run_suite(suite, create_judge("offline"), load_policy(None))
+    print(report.decision.status, [r.message for r in report.decision.reasons])
+"""
+
+from .compare import compare_systems
+from .engine import rescore, run_suite
+from .errors import (
+    HalgateError,
+    NotFoundError,
+    PermissionDeniedError,
+    PolicyError,
+    ReportError,
+    StoreError,
+    SuiteError,
+    UsageError,
+)
+from .gate import decide, review_queue
+from .judges.base import Judge, JudgeResult, JudgeTask, create_judge, judge_names, register_judge
+from .models import (
+    AnswerAnalysis,
+    Citation,
+    Claim,
+    ClaimJudgement,
+    ComparisonSummary,
+    GateDecision,
+    GateStatus,
+    HallucinationType,
+    Mode,
+    RunReport,
+    Severity,
+    Suite,
+    Verdict,
+)
+from .policy import Policy, load_policy
+from .reports.json_report import load_report, write_report
+from .store import Store
+from .suite import load_suite
+
+__all__ = [
+    "AnswerAnalysis",
+    "Citation",
+    "Claim",
+    "ClaimJudgement",
+    "ComparisonSummary",
+    "GateDecision",
+    "GateStatus",
+    "HalgateError",
+    "HallucinationType",
+    "Judge",
+    "JudgeResult",
+    "JudgeTask",
+    "Mode",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "Policy",
+    "PolicyError",
+    "ReportError",
+    "RunReport",
+    "Severity",
+    "Store",
+    "StoreError",
+    "Suite",
+    "SuiteError",
+    "UsageError",
+    "Verdict",
+    "compare_systems",
+    "create_judge",
+    "decide",
+    "judge_names",
+    "load_policy",
+    "load_report",
+    "load_suite",
+    "register_judge",
+    "rescore",
+    "review_queue",
+    "run_suite",
+    "write_report",
+]

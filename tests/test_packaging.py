@@ -44,3 +44,12 @@ def test_wheel_contains_package_and_no_top_level_core(tmp_path: Path):
                    "halgate/data/schemas/run_report.schema.json",
                    "halgate/data/examples/acme-helpdesk/cases.jsonl"):
         assert needed in names, needed
+
+
+def test_public_api_is_exported():
+    import halgate
+
+    assert sorted(halgate.__all__) == halgate.__all__
+    for name in halgate.__all__:
+        assert getattr(halgate, name) is not None, name
+    assert {"offline", "llm"} <= set(halgate.judge_names())
