@@ -306,3 +306,13 @@ def _no_llm_endpoint_from_the_environment(monkeypatch, tmp_path_factory):
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALGATE_MODEL"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path_factory.getbasetemp() / "home"))
+
+
+@pytest.fixture
+def isolated_llm_env(monkeypatch, tmp_path):
+    """For LLM-judge tests: no real key, endpoint, config file or database leaks in, and
+    relative paths (halgate.toml, halgate.db) land in the test's own folder."""
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALGATE_MODEL", "HALGATE_DB"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)

@@ -28,13 +28,7 @@ KEY = "sk-halgate-test-SECRET-0123456789abcdef"
 Q1, Q2, Q3 = (c["question"] for c in TINY_CASES)
 
 
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch, tmp_path):
-    """No real keys, endpoints or config files leak into these tests."""
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALGATE_MODEL", "HALGATE_DB"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("isolated_llm_env")
 
 
 def cli(suite: Path, fake, tmp_path: Path, *extra: str, key: str = KEY):

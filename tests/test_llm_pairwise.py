@@ -27,12 +27,7 @@ KEY = "sk-pairwise-test-key-000000000000"
 Q1 = TINY_CASES[0]["question"]
 
 
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch, tmp_path):
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALGATE_MODEL"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("isolated_llm_env")
 
 
 def llm(fake, tmp_path, **options):
