@@ -65,7 +65,7 @@ def _ids(claims: Sequence[ClaimJudgement]) -> str:
 
 
 def _threshold_reason(
-    rule: str, label: str, observed: float | None, limit: float | None
+    rule: str, label: str, observed: float | None, limit: float | None, signed: bool = False
 ) -> GateReason | None:
     if limit is None:
         return None
@@ -83,7 +83,7 @@ def _threshold_reason(
         status=GateStatus.FAILED if failed else GateStatus.PASSED,
         observed=observed,
         threshold=limit,
-        message=f"{label} {observed:.1%} {verb} the limit {limit:.1%}",
+        message=f"{label} {observed:{'+' if signed else ''}.1%} {verb} the limit {limit:.1%}",
     )
 
 
@@ -113,7 +113,11 @@ def decide(
     if comparison is not None:
         ch = comparison.rate_change
         r = _threshold_reason(
-            "max_rate_increase", "hallucination rate change", ch.estimate, policy.max_rate_increase
+            "max_rate_increase",
+            "hallucination rate change",
+            ch.estimate,
+            policy.max_rate_increase,
+            signed=True,
         )
         if r is not None and ch.ci_low is not None:
             r.message += f" (95% CI {ch.ci_low:+.1%} to {ch.ci_high:+.1%})"
