@@ -22,7 +22,7 @@ import numpy as np
 from .engine import analysis_of
 from .errors import UsageError
 from .judges.base import Judge, JudgeTask
-from .metrics import HALLUCINATED, ratio
+from .metrics import HALLUCINATED, f1_score, ratio
 from .models import AnswerAnalysis, Case, Document
 from .policy import Policy
 from .text import is_content, tokenize
@@ -191,18 +191,14 @@ def response_metrics(rows: Sequence[BenchRow], preds: Sequence[Prediction]) -> d
         "n": len(rows),
         "precision": prec,
         "recall": rec,
-        "f1": _f1(prec, rec),
+        "f1": f1_score(prec, rec),
         "balanced_accuracy": None if rec is None or spec is None else (rec + spec) / 2,
         "auroc": auroc([r.hallucinated for r in rows], [p.score for p in preds]),
         "span_precision": sp,
         "span_recall": sr,
-        "span_f1": _f1(sp, sr),
+        "span_f1": f1_score(sp, sr),
         "confusion": {"tp": tp, "fp": fp, "fn": fn, "tn": tn},
     }
-
-
-def _f1(p: float | None, r: float | None) -> float | None:
-    return None if p is None or r is None or p + r == 0 else 2 * p * r / (p + r)
 
 
 def evaluate_benchmark(

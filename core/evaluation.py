@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from .engine import run_suite
 from .errors import SuiteError
 from .judges.base import Judge
-from .metrics import HALLUCINATED, ratio
+from .metrics import HALLUCINATED, f1_score, ratio
 from .models import (
     AnswerAnalysis,
     ClaimJudgement,
@@ -108,8 +108,7 @@ def prf(labels: Sequence[tuple[str, str]], extra: Counter, key: str) -> PRF:
     support = sum(1 for e, _ in labels if e == key)
     predicted = sum(1 for _, pr in labels if pr == key) + extra[key]
     p, r = ratio(tp, predicted), ratio(tp, support)
-    f1 = None if p is None or r is None or p + r == 0 else 2 * p * r / (p + r)
-    return PRF(precision=p, recall=r, f1=f1, support=support, predicted=predicted)
+    return PRF(precision=p, recall=r, f1=f1_score(p, r), support=support, predicted=predicted)
 
 
 def _overlap(a: tuple[int, int], b: tuple[int, int]) -> int:

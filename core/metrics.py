@@ -35,6 +35,13 @@ def ratio(numerator: float, denominator: float) -> float | None:
     return None if denominator == 0 else numerator / denominator
 
 
+def f1_score(precision: float | None, recall: float | None) -> float | None:
+    """Harmonic mean of precision and recall; None when either is undefined or both are 0."""
+    if precision is None or recall is None or precision + recall == 0:
+        return None
+    return 2 * precision * recall / (precision + recall)
+
+
 def count_verdicts(claims: Iterable[ClaimJudgement]) -> VerdictCounts:
     """Claims per verdict (a plain loop: this runs once per answer, 20,000 times a big run)."""
     counts = dict.fromkeys(_VERDICT_NAMES, 0)

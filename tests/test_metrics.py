@@ -129,3 +129,12 @@ def test_policy_defaults_documented():
     p = Policy()
     assert p.max_rate_increase == 0.05 and p.count_out_of_scope is False
     assert [s.value for s in p.review_severities] == ["CRITICAL", "HIGH"]
+
+
+@pytest.mark.parametrize(
+    "p, r, expected", [(0.5, 0.5, 0.5), (1.0, 0.0, 0.0), (0.0, 0.0, None), (None, 0.5, None)]
+)
+def test_f1_score(p, r, expected):
+    from halgate.metrics import f1_score
+
+    assert f1_score(p, r) == expected
