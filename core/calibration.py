@@ -35,7 +35,7 @@ from .judges.offline import OfflineJudge
 from .models import Case
 from .retrieval import evidence_index
 
-L2_GRID = (0.1, 1.0, 10.0, 100.0)
+L2_GRID = (0.1, 1.0, 10.0, 100.0, 300.0, 1000.0)
 FOLDS = 5
 AGGREGATES = ("max", "noisy_or", "mean")
 

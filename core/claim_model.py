@@ -40,7 +40,7 @@ FEATURES: tuple[str, ...] = (
     "claim_hedged",
     "citation_mismatch",
     "null_field",  # the claim is about a record field that is null (unknown)
-    "record_value_missing",  # a record-like value (time, yes/no) not found in the record
+    "record_conflict",  # the claim turns a record flag around or misstates opening hours
     "rule_unsupported",
     "rule_contradicted",
     "rule_partial",
@@ -100,7 +100,7 @@ def claim_vector(c: ClaimJudgement, ctx: AnswerContext) -> list[float]:
         float(bool(s.get("claim_hedged"))),
         float(bool(s.get("citation_mismatch"))),
         float(bool(s.get("null_fields"))),
-        float(bool(s.get("record_values_missing"))),
+        min(len(s.get("record_conflicts", [])), 3),
         float(c.verdict == Verdict.UNSUPPORTED),
         float(c.verdict == Verdict.CONTRADICTED),
         float(c.verdict == Verdict.PARTIALLY_SUPPORTED),

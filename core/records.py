@@ -52,7 +52,7 @@ class Leaf:
     def unknown(self) -> bool:
         """A null value: the record does not know, so any claim about it is unfounded
         (RAGTruth counts claims about null fields as hallucinations)."""
-        return self.value is None or str(self.value).strip().lower() in {"null", "none"}
+        return self.value is None or str(self.value).strip().lower() == "null"
 
     def label(self) -> str:
         """The key path in words: ('attributes', 'RestaurantsTakeOut') -> 'Restaurants Take Out'."""
@@ -78,6 +78,11 @@ class Leaf:
                 yield inner + s, inner + e, value[s:e]
             return
         yield self.key_start, self.value_end, f"{self.label()}: {shown}"
+
+
+def key_parts(key: str) -> list[str]:
+    """'RestaurantsTakeOut' -> ['Restaurants', 'Take', 'Out']."""
+    return _CAMEL.sub(" ", key).split()
 
 
 def _words(key: str) -> str:

@@ -18,7 +18,7 @@ from rank_bm25 import BM25Okapi
 
 from .models import Document
 from .quantities import Quantity, extract_quantities
-from .records import json_leaves
+from .records import Leaf, json_leaves
 from .text import (
     content_stems,
     hedge_scope,
@@ -46,6 +46,7 @@ class Passage:
     hedged: frozenset[str]
     section: str = ""
     unknown: frozenset[str] = frozenset()  # key stems of a record field that is null
+    leaf: Leaf | None = None  # the record field this passage shows (records only)
 
 
 @dataclass
@@ -82,6 +83,7 @@ def make_passage(
     section: str = "",
     denied: str | None = None,
     unknown: str | None = None,
+    leaf: Leaf | None = None,
 ) -> Passage:
     """A passage with its features; `denied` is what a record's no/false value negates,
     `unknown` what a null value leaves open."""
@@ -105,6 +107,7 @@ def make_passage(
         hedged=frozenset(hedged),
         section=section,
         unknown=frozenset(content_stems(tokenize(unknown))) if unknown else frozenset(),
+        leaf=leaf,
     )
 
 
@@ -165,8 +168,9 @@ def _record_passages(doc: Document) -> list[Passage]:
         for start, end, text in leaf.pieces():
             denied = leaf.key_words() if leaf.negative else None
             unknown = leaf.key_words() if leaf.unknown else None
+            whole = leaf if (start, end) == (leaf.key_start, leaf.value_end) else None
             passages.append(
-                make_passage(doc.doc_id, start, end, text, leaf.section, denied, unknown)
+                make_passage(doc.doc_id, start, end, text, leaf.section, denied, unknown, whole)
             )
     return passages
 

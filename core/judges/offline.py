@@ -44,6 +44,7 @@ from ..models import (
 )
 from ..models import Verdict as V
 from ..policy import SeverityRules
+from ..record_checks import describe
 from ..resources import data_path
 from ..retrieval import EvidenceIndex, evidence_index
 from ..severity import assign_severity
@@ -231,6 +232,12 @@ class OfflineJudge:
                 f"Misattributed: the claim names {al.attributed_doc}, but the "
                 f"evidence is in{at or ' another document'}.",
             )
+        if al.record_conflicts and cov >= th["partial_coverage"]:
+            return Decision(
+                V.CONTRADICTED,
+                T.DISTORTION,
+                f"Contradicted: the record gives {describe(al.record_conflicts[0])}.",
+            )
         if al.negation_mismatch and cov >= th["contradiction_coverage"]:
             return Decision(
                 V.CONTRADICTED,
@@ -296,7 +303,12 @@ class OfflineJudge:
         """Verified citations of the deciding evidence (none for fabrications)."""
         if d.type in (T.FABRICATION, None) and d.verdict != V.SUPPORTED:
             return []
-        passages = [al.number_conflict] if al.number_conflict else al.support or [al.best]
+        if d.verdict == V.CONTRADICTED and al.record_conflicts:
+            passages = al.record_conflicts
+        elif al.number_conflict:
+            passages = [al.number_conflict]
+        else:
+            passages = al.support or [al.best]
         cites = []
         for p in passages:
             if p is not None and p.doc_id in docs:

@@ -13,6 +13,7 @@ from typing import Any
 from ..alignment import Alignment, ClaimFeatures
 from ..lexicon import DISCOURSE_STEMS
 from ..models import Verdict as V
+from ..record_checks import describe
 
 
 def rule_score(cal_score: dict[str, Any], verdict: V, al: Alignment, c: ClaimFeatures) -> float:
@@ -26,6 +27,7 @@ def rule_score(cal_score: dict[str, Any], verdict: V, al: Alignment, c: ClaimFea
     z += w["negation_mismatch"] * al.negation_mismatch
     z += w["hedge_mismatch"] * al.hedge_mismatch
     z += w["citation_mismatch"] * al.citation_mismatch
+    z += w.get("record_conflict", 0.0) * bool(al.record_conflicts)
     p = 1 / (1 + math.exp(-z))
     if verdict in (V.SUPPORTED, V.PARTIALLY_SUPPORTED, V.OUT_OF_SCOPE):
         return round(min(p, 0.49 if verdict == V.SUPPORTED else 0.5), 6)
@@ -66,6 +68,7 @@ def claim_signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
         "citation_mismatch": al.citation_mismatch,
         "evidence_doc": al.best.doc_id if al.best else None,
         "null_fields": al.null_fields,
+        "record_conflicts": [describe(p) for p in al.record_conflicts],
         "informative_uncovered": round(informative_uncovered(al, c), 4),
         "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
     }

@@ -1,0 +1,100 @@
+"""Claims checked field by field against a JSON business record (data-to-text answers)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from halgate.judges.base import JudgeTask
+from halgate.judges.offline import OfflineJudge
+from halgate.models import Case, Document, Verdict
+from halgate.record_checks import (
+    case_facts,
+    claimed_days,
+    claimed_times,
+    describe,
+    record_conflicts,
+)
+from halgate.retrieval import evidence_index
+from halgate.text import negated_stems, tokenize
+
+RECORD = Document(
+    doc_id="biz",
+    text=json.dumps({
+        "name": "The Lark", "address": "131 Anacapa St", "city": "Santa Barbara",
+        "hours": {"Monday": "0:0-0:0", "Tuesday": "17:0-21:0", "Wednesday": "17:0-21:0",
+                  "Thursday": "17:0-21:0", "Friday": "17:0-22:0", "Saturday": "17:0-22:0",
+                  "Sunday": "17:0-21:0"},
+        "attributes": {
+            "BusinessParking": {"garage": False, "street": True, "lot": False},
+            "RestaurantsReservations": True, "RestaurantsTakeOut": False, "WiFi": "free",
+            "OutdoorSeating": True, "Alcohol": "none", "Music": None,
+            "Ambience": {"upscale": False, "trendy": True, "casual": False},
+        },
+        "review_info": [{"review_text": "An upscale feel, a lot of wines, lovely patio."}],
+    }),
+)
+
+
+def conflicts(text: str) -> list[str]:
+    tokens = tuple(tokenize(text))
+    facts = case_facts(evidence_index([RECORD]))
+    found = record_conflicts(text, tokens, frozenset(negated_stems(list(tokens))), facts)
+    return [describe(p) for p in found]
+
+
+@pytest.mark.parametrize(
+    ("claim", "field"),
+    [
+        ("The ambiance is trendy and upscale.", "attributes.Ambience.upscale = false"),
+        ("It also offers takeout.", "attributes.RestaurantsTakeOut = false"),
+        ("You can get take-out there.", "attributes.RestaurantsTakeOut = false"),
+        ("They do not take reservations.", "attributes.RestaurantsReservations = true"),
+        ("There is no WiFi.", "attributes.WiFi = \"free\""),
+        ("The bar serves alcohol.", "attributes.Alcohol = \"none\""),
+        ("Guests can use the parking garage.", "attributes.BusinessParking.garage = false"),
+        ("It is open every day.", "hours.Monday = \"0:0-0:0\""),
+        ("It is open Tuesday to Saturday from 5 PM to 9 PM.", "hours.Friday = \"17:0-22:0\""),
+        ("On weekends it closes at 10:30 PM.", "hours.Saturday = \"17:0-22:0\""),
+    ],
+)
+def test_a_claim_that_turns_a_field_around_is_caught(claim: str, field: str) -> None:
+    assert field in conflicts(claim)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The ambiance is trendy, with outdoor seating and free WiFi.",
+        "It takes reservations and has no take-out.",
+        "It is not upscale.",
+        "The Lark is on Anacapa Street in Santa Barbara.",  # "Street" is an address here
+        "Reviewers mention a lot of wines.",  # not the parking lot
+        "It is open Tuesday through Thursday from 5:00 PM to 9:00 PM.",
+        "On Fridays and Saturdays it is open until 10 pm.",
+        "It is closed on Mondays.",
+        "Street parking is available.",
+    ],
+)
+def test_a_claim_the_record_agrees_with_raises_nothing(claim: str) -> None:
+    assert conflicts(claim) == []
+
+
+def test_days_and_times_are_read_from_prose() -> None:
+    assert claimed_days("open Tuesday to Saturday") == {1, 2, 3, 4, 5}
+    assert claimed_days("Fri-Sun and Mon") == {4, 5, 6, 0}
+    assert claimed_days("on weekdays") == {0, 1, 2, 3, 4}
+    assert claimed_days("in the sun on the patio") == set()  # lower-case "sun" is no day
+    assert claimed_times("from 11:30 AM to 9 p.m.") == {690, 1260}
+    assert claimed_times("12:00 PM to 21:00 PM, until midnight") == {720, 1260, 0}
+    assert claimed_times("a 4.5 star rating and 20 reviews") == set()
+
+
+def test_the_judge_contradicts_the_claim_and_cites_the_field() -> None:
+    case = Case(case_id="c1", question="")
+    task = JudgeTask(case=case, documents=[RECORD], answers={"s": "The Lark offers takeout."})
+    (claim,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    assert claim.verdict == Verdict.CONTRADICTED, claim.rationale
+    assert "attributes.RestaurantsTakeOut = false" in claim.rationale
+    assert [c.quote for c in claim.citations] == ['"RestaurantsTakeOut": false']
+    assert claim.signals["record_conflicts"] == ["attributes.RestaurantsTakeOut = false"]
