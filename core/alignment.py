@@ -145,9 +145,7 @@ def align(
         al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted)
     _citation(claim, al, index, named)
     al.null_fields = null_fields(wanted, hits)
-    al.record_conflicts = record_conflicts(
-        claim.body, claim.tokens, claim.negated, case_facts(index)
-    )
+    al.record_conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
     return al
 
 

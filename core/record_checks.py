@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .records import Leaf, key_parts
-from .text import stem, tokenize
+from .text import is_negation, stem, tokenize
 
 if TYPE_CHECKING:  # pragma: no cover
     from .retrieval import DocumentIndex, EvidenceIndex, Passage
@@ -42,6 +42,13 @@ _TIME = re.compile(
 )
 _HOURS_VALUE = re.compile(r"^\s*(\d{1,2}):(\d{1,2})\s*-\s*(\d{1,2}):(\d{1,2})\s*$")
 _CLOSED_WORDS = frozenset({"closed", "close"})
+_AFFIRMING = frozenset({"yes", "true", "free", "paid", "full_bar", "beer_and_wine"})
+# "Reservations are not accepted": a cue after the key denies it when a word like these follows.
+_DENIED_AFTER = frozenset(
+    "available offered accepted provided allowed permitted included possible an option".split()
+)
+_SCOPE_ENDS = frozenset("but however although though while yet whereas".split())
+_SCOPE = 8  # a denial reaches over a short list: "no Wi-Fi, outdoor seating, or valet"
 
 
 @dataclass(frozen=True)
@@ -81,9 +88,7 @@ def record_facts(doc: DocumentIndex) -> RecordFacts:
 def _is_flag(leaf: Leaf) -> bool:
     """A field whose value affirms or denies its key (true/false, yes/no/none, 'free')."""
     v = leaf.value
-    if isinstance(v, bool) or leaf.negative:
-        return True
-    return isinstance(v, str) and 0 < len(v) <= 20 and not any(ch.isdigit() for ch in v)
+    return isinstance(v, bool) or leaf.negative or str(v).strip().lower() in _AFFIRMING
 
 
 def _field(p: Passage, leaf: Leaf) -> Field:
@@ -130,18 +135,33 @@ def case_facts(index: EvidenceIndex) -> RecordFacts:
     return facts
 
 
-def record_conflicts(
-    text: str, tokens: tuple[str, ...], negated: frozenset[str], facts: RecordFacts
-) -> list[Passage]:
+def record_conflicts(text: str, tokens: tuple[str, ...], facts: RecordFacts) -> list[Passage]:
     """Record fields the claim contradicts: flags it turns around, or opening hours it gets
     wrong. Each is returned as the field's passage, the evidence a reviewer is shown."""
     if not facts.fields and not facts.hours:
         return []
-    out = [f.passage for f in facts.fields if _contradicts(f, text, tokens, negated)]
+    denied = denied_positions(tokens)
+    out = [f.passage for f in facts.fields if _contradicts(f, text, tokens, denied)]
     return out + _hours_conflicts(text, facts.hours)
 
 
-def _contradicts(f: Field, text: str, tokens: tuple[str, ...], negated: frozenset[str]) -> bool:
+def denied_positions(tokens: tuple[str, ...]) -> set[int]:
+    """Token positions a negation denies: up to a few words after the cue (to the end of
+    the clause), and the subject of 'X is not available'."""
+    out: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if not is_negation(tok):
+            continue
+        for j in range(i + 1, min(i + 1 + _SCOPE, len(tokens))):
+            if tokens[j] in _SCOPE_ENDS:
+                break
+            out.add(j)
+        if i + 1 < len(tokens) and tokens[i + 1] in _DENIED_AFTER:
+            out.update(range(max(0, i - 4), i))
+    return out
+
+
+def _contradicts(f: Field, text: str, tokens: tuple[str, ...], denied: set[int]) -> bool:
     stems = {stem(t) for t in tokens}
     joined = {a + b for a, b in zip(tokens, tokens[1:], strict=False)} | set(tokens)
     named = bool(f.own) and f.own <= stems or bool(f.joined & joined)
@@ -152,8 +172,10 @@ def _contradicts(f: Field, text: str, tokens: tuple[str, ...], negated: frozense
         # lower case: "lot" (of parking) or "street" in "State Street" is not about parking.
         if any(len(w) < _DISTINCT_LEN for w in f.own) or not _lowercase_in(f.own, text):
             return False
-    denied = bool((f.own | {stem(w) for w in f.joined}) & negated)
-    return denied == f.positive
+    keys = f.own | {stem(w) for w in f.joined}
+    at = [i for i, t in enumerate(tokens) if stem(t) in keys]
+    at += [i for i, (a, b) in enumerate(zip(tokens, tokens[1:], strict=False)) if a + b in f.joined]
+    return any(i in denied for i in at) == f.positive
 
 
 def _lowercase_in(own: frozenset[str], text: str) -> bool:
@@ -165,25 +187,30 @@ def _hours_conflicts(
     text: str, hours: dict[int, tuple[Passage, tuple[int, int] | None]]
 ) -> list[Passage]:
     """Days the claim says are open (or closed) that the record says otherwise, and times
-    the record does not give for the days they are said of."""
+    the record does not give for the days they are said of. Each day is judged by the
+    narrowest part of the claim that names it ('daily 11-9, Fridays until 10')."""
     if not hours:
         return []
+    statements = _hour_statements(text)
     wrong: list[Passage] = []
-    for days, times, closed in _hour_statements(text):
-        for d in sorted(days & set(hours)):
-            passage, opening = hours[d]
-            if closed or opening is None:
-                bad = closed != (opening is None) and not (closed and times)
-            elif len(times) >= 2:
-                bad = not set(opening) <= times
-            else:
-                bad = bool(times) and not times <= set(opening)
-            if bad and passage not in wrong:
-                wrong.append(passage)
-        if times and not days:
-            known = {t for _, o in hours.values() if o for t in o}
-            if known and not times <= known:
-                wrong.extend(p for p, o in hours.values() if o and p not in wrong)
+    for d in sorted(hours):
+        passage, opening = hours[d]
+        said = [st for st in statements if d in st[0]]
+        if opening is None or not said:
+            continue  # "0:0-0:0" reads as closed to some and as open all day to others
+        _, times, closed = min(said, key=lambda st: len(st[0]))
+        if closed:
+            bad = not times
+        elif len(times) >= 2:
+            bad = not set(opening) <= times
+        else:
+            bad = bool(times) and not times <= set(opening)
+        if bad:
+            wrong.append(passage)
+    loose = {t for days, times, _ in statements if not days for t in times}
+    known = {t for _, o in hours.values() if o for t in o}
+    if loose and known and not loose <= known:
+        wrong.extend(p for p, o in hours.values() if o and p not in wrong)
     return wrong[:3]
 
 
