@@ -67,11 +67,12 @@ def test_cli_run_writes_a_schema_valid_report_with_one_call_per_case(tiny_suite,
     requests = fake_openai.completions()
     assert len(requests) == 3  # both answers of a case in one call
     assert data["usage"]["calls"] == 3 and data["usage"]["prompt_tokens"] > 0
-    first = requests[0].body
-    assert first["temperature"] == 0
-    assert first["response_format"]["type"] == "json_schema"
-    assert requests[0].user.count('<document id="leaflet"') == 1  # documents sent once
-    assert '<answer id="A">' in requests[0].user and '<answer id="B">' in requests[0].user
+    assert all(r.body["temperature"] == 0 for r in requests)
+    assert all(r.body["response_format"]["type"] == "json_schema" for r in requests)
+    # Cases run concurrently, so find the calls of the leaflet's cases by their documents.
+    leaflet = [r.user for r in requests if '<document id="leaflet"' in r.user]
+    assert leaflet and all(u.count('<document id="leaflet"') == 1 for u in leaflet)  # once
+    assert all('<answer id="A">' in r.user and '<answer id="B">' in r.user for r in requests)
     by = {(a["case_id"], a["system"]): a for a in data["analyses"]}
     dose = by[("q1", "candidate")]["claims"][0]
     assert dose["verdict"] == "CONTRADICTED" and dose["severity"] == "CRITICAL"
