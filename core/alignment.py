@@ -14,7 +14,7 @@ from .lexicon import alternatives
 from .number_checks import check_numbers
 from .number_checks import cover as _cover
 from .quantities import Quantity, extract_quantities, quantity_matches
-from .record_checks import case_facts, record_conflicts
+from .record_checks import Conflict, case_facts, record_conflicts
 from .retrieval import DocumentIndex, EvidenceIndex, Hit, Passage
 from .source_rules import current_hits, null_fields
 from .text import content_stems, hedge_cues, negated_stems, proper_names, tokenize
@@ -105,7 +105,7 @@ class Alignment:
     attributed_doc: str | None = None
     citation_mismatch: bool = False
     null_fields: list[str] = field(default_factory=list)
-    record_conflicts: list[Passage] = field(default_factory=list)
+    record_conflicts: list[Conflict] = field(default_factory=list)
 
 
 def align(

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .records import Leaf, key_parts
+from .retrieval import Passage, make_passage
 from .text import is_negation, stem, tokenize
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .retrieval import DocumentIndex, EvidenceIndex, Passage
+    from .retrieval import DocumentIndex, EvidenceIndex
 
 # Key words too generic to say which field a claim is about ("RestaurantsGoodForKids").
 _GENERIC = frozenset(stem(w) for w in "restaurants business good for has is attribute".split())
@@ -68,6 +69,15 @@ class RecordFacts:
 
     fields: tuple[Field, ...]
     hours: dict[int, tuple[Passage, tuple[int, int] | None]]  # weekday -> (leaf, open/close)
+    week: Passage | None = None  # the whole opening-hours listing: a day it lacks is closed
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A record field a claim contradicts, and the passage a reviewer is shown for it."""
+
+    passage: Passage
+    field: str  # 'attributes.RestaurantsTakeOut = false', or 'no hours.Sunday'
 
 
 def record_facts(doc: DocumentIndex) -> RecordFacts:
@@ -82,7 +92,15 @@ def record_facts(doc: DocumentIndex) -> RecordFacts:
             hours[day] = (p, _opening(leaf.value))
         elif _is_flag(leaf):
             fields.append(_field(p, leaf))
-    return RecordFacts(tuple(fields), hours)
+    return RecordFacts(tuple(fields), hours, _week(doc, [p for p, _ in hours.values()]))
+
+
+def _week(doc: DocumentIndex, days: list[Passage]) -> Passage | None:
+    """One passage spanning every listed day, cited when a claim opens on a missing day."""
+    if not days:
+        return None
+    start, end = min(p.start for p in days), max(p.end for p in days)
+    return make_passage(doc.doc_id, start, end, doc.text[start:end], days[0].section)
 
 
 def _is_flag(leaf: Leaf) -> bool:
@@ -127,7 +145,9 @@ def case_facts(index: EvidenceIndex) -> RecordFacts:
         return hit[1]
     parts = [record_facts(d) for d in index.docs]
     facts = RecordFacts(
-        tuple(f for p in parts for f in p.fields), {k: v for p in parts for k, v in p.hours.items()}
+        tuple(f for p in parts for f in p.fields),
+        {k: v for p in parts for k, v in p.hours.items()},
+        next((p.week for p in parts if p.week), None),
     )
     if len(_FACTS) > 4096:
         _FACTS.clear()
@@ -135,14 +155,18 @@ def case_facts(index: EvidenceIndex) -> RecordFacts:
     return facts
 
 
-def record_conflicts(text: str, tokens: tuple[str, ...], facts: RecordFacts) -> list[Passage]:
+def record_conflicts(text: str, tokens: tuple[str, ...], facts: RecordFacts) -> list[Conflict]:
     """Record fields the claim contradicts: flags it turns around, or opening hours it gets
     wrong. Each is returned as the field's passage, the evidence a reviewer is shown."""
     if not facts.fields and not facts.hours:
         return []
     denied = denied_positions(tokens)
-    out = [f.passage for f in facts.fields if _contradicts(f, text, tokens, denied)]
-    return out + _hours_conflicts(text, facts.hours)
+    out = [
+        Conflict(f.passage, describe(f.passage))
+        for f in facts.fields
+        if _contradicts(f, text, tokens, denied)
+    ]
+    return out + _hours_conflicts(text, facts)
 
 
 def denied_positions(tokens: tuple[str, ...]) -> set[int]:
@@ -183,22 +207,28 @@ def _lowercase_in(own: frozenset[str], text: str) -> bool:
     return all(any(stem(w) == s and w.islower() for w in words) for s in own)
 
 
-def _hours_conflicts(
-    text: str, hours: dict[int, tuple[Passage, tuple[int, int] | None]]
-) -> list[Passage]:
+def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
     """Days the claim says are open (or closed) that the record says otherwise, and times
     the record does not give for the days they are said of. Each day is judged by the
-    narrowest part of the claim that names it ('daily 11-9, Fridays until 10')."""
+    narrowest part of the claim that names it ('daily 11-9, Fridays until 10'); a day the
+    listing leaves out is closed."""
+    hours = facts.hours
     if not hours:
         return []
     statements = _hour_statements(text)
-    wrong: list[Passage] = []
-    for d in sorted(hours):
-        passage, opening = hours[d]
+    wrong: list[Conflict] = []
+    for d in range(7):
         said = [st for st in statements if d in st[0]]
-        if opening is None or not said:
-            continue  # "0:0-0:0" reads as closed to some and as open all day to others
+        if not said:
+            continue
         _, times, closed = min(said, key=lambda st: len(st[0]))
+        if d not in hours:
+            if not closed and facts.week is not None:
+                wrong.append(Conflict(facts.week, f"no hours.{_DAYS[d].title()}"))
+            continue
+        passage, opening = hours[d]
+        if opening is None:
+            continue  # "0:0-0:0" reads as closed to some and as open all day to others
         if closed:
             bad = not times
         elif len(times) >= 2:
@@ -206,11 +236,14 @@ def _hours_conflicts(
         else:
             bad = bool(times) and not times <= set(opening)
         if bad:
-            wrong.append(passage)
+            wrong.append(Conflict(passage, describe(passage)))
     loose = {t for days, times, _ in statements if not days for t in times}
     known = {t for _, o in hours.values() if o for t in o}
     if loose and known and not loose <= known:
-        wrong.extend(p for p, o in hours.values() if o and p not in wrong)
+        listed = {c.passage for c in wrong}
+        wrong.extend(
+            Conflict(p, describe(p)) for p, o in hours.values() if o and p not in listed
+        )
     return wrong[:3]
 
 

@@ -12,7 +12,6 @@ from halgate.record_checks import (
     case_facts,
     claimed_days,
     claimed_times,
-    describe,
     record_conflicts,
 )
 from halgate.retrieval import evidence_index
@@ -40,7 +39,7 @@ def conflicts(text: str) -> list[str]:
     tokens = tuple(tokenize(text))
     facts = case_facts(evidence_index([RECORD]))
     found = record_conflicts(text, tokens, facts)
-    return [describe(p) for p in found]
+    return [c.field for c in found]
 
 
 @pytest.mark.parametrize(
@@ -104,3 +103,20 @@ def test_the_judge_contradicts_the_claim_and_cites_the_field() -> None:
     assert "attributes.RestaurantsTakeOut = false" in claim.rationale
     assert [c.quote for c in claim.citations] == ['"RestaurantsTakeOut": false']
     assert claim.signals["record_conflicts"] == ["attributes.RestaurantsTakeOut = false"]
+
+
+def test_a_day_the_listing_leaves_out_is_closed_and_the_listing_is_cited() -> None:
+    week = {d: "10:0-20:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+                                      "Saturday")}
+    shop = Document(doc_id="shop", text=json.dumps({"name": "Corner Deli", "hours": week}))
+    case = Case(case_id="c2", question="")
+    answers = {"s": "Corner Deli is open from 10 AM to 8 PM every day of the week.",
+               "t": "Corner Deli is open Monday to Saturday from 10 AM to 8 PM."}
+    task = JudgeTask(case=case, documents=[shop], answers=answers)
+    result = OfflineJudge(use_model=False).judge_task(task).claims
+    (wrong,), (right,) = result["s"], result["t"]
+    assert wrong.verdict == Verdict.CONTRADICTED and "no hours.Sunday" in wrong.rationale
+    quote = wrong.citations[0].quote
+    assert quote.startswith('"Monday"') and quote.endswith('"10:0-20:0"') and "Saturday" in quote
+    assert wrong.citations[0].verified
+    assert right.verdict != Verdict.CONTRADICTED and not right.signals["record_conflicts"]

@@ -44,7 +44,6 @@ from ..models import (
 )
 from ..models import Verdict as V
 from ..policy import SeverityRules
-from ..record_checks import describe
 from ..resources import data_path
 from ..retrieval import EvidenceIndex, evidence_index
 from ..severity import assign_severity
@@ -236,7 +235,7 @@ class OfflineJudge:
             return Decision(
                 V.CONTRADICTED,
                 T.DISTORTION,
-                f"Contradicted: the record gives {describe(al.record_conflicts[0])}.",
+                f"Contradicted: the record gives {al.record_conflicts[0].field}.",
             )
         if al.negation_mismatch and cov >= th["contradiction_coverage"]:
             return Decision(
@@ -304,7 +303,7 @@ class OfflineJudge:
         if d.type in (T.FABRICATION, None) and d.verdict != V.SUPPORTED:
             return []
         if d.verdict == V.CONTRADICTED and al.record_conflicts:
-            passages = al.record_conflicts
+            passages = [c.passage for c in al.record_conflicts]
         elif al.number_conflict:
             passages = [al.number_conflict]
         else:

@@ -13,7 +13,6 @@ from typing import Any
 from ..alignment import Alignment, ClaimFeatures
 from ..lexicon import DISCOURSE_STEMS
 from ..models import Verdict as V
-from ..record_checks import describe
 
 
 def rule_score(cal_score: dict[str, Any], verdict: V, al: Alignment, c: ClaimFeatures) -> float:
@@ -68,7 +67,7 @@ def claim_signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
         "citation_mismatch": al.citation_mismatch,
         "evidence_doc": al.best.doc_id if al.best else None,
         "null_fields": al.null_fields,
-        "record_conflicts": [describe(p) for p in al.record_conflicts],
+        "record_conflicts": [c.field for c in al.record_conflicts],
         "informative_uncovered": round(informative_uncovered(al, c), 4),
         "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
     }
