@@ -218,5 +218,8 @@ def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> No
         state.flash(str(exc), "error")
         return
     loaders.invalidate()
+    # Derive the reviewed run now, before the rerun lists runs: listing would otherwise
+    # re-read and rescore the whole run just for its summary.
+    loaders.reviewed(db, run_id, loaders.run_version(db, run_id))
     what = "overturned" if overturn else "confirmed"
     state.flash(f"{claim_id} {what} by {reviewer}.")

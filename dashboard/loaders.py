@@ -108,7 +108,10 @@ def reviewed(db: str, run_id: str, version: int) -> Reviewed:
         )
         for i in eff.review_ids(judged, report)
     ]
-    return Reviewed(report, queue, eff.judge_agreement(run_id, judged, history))
+    agreement = eff.judge_agreement(run_id, judged, history)
+    with Store(db) as store:  # the run list then reads this summary instead of redoing it
+        store.cache_summary(run_id, judged, report, history, agreement)
+    return Reviewed(report, queue, agreement)
 
 
 def effective_report(db: str, run_id: str, version: int) -> RunReport:

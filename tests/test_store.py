@@ -275,3 +275,28 @@ def test_pairwise_case_needing_a_person_is_reviewed_by_comment(store_db):
             store.add_override(run_id, "pairwise:q2", comment="c", reviewer="a")
         store.add_override(run_id, "pairwise:q1", comment="A is right", reviewer="a")
         assert store.effective_report(run_id).decision.pending_review == []
+
+
+def test_a_summary_computed_by_the_caller_is_listed_and_never_replaced_by_an_older_one(
+    store_db,
+):
+    from halgate.store import effective as eff
+
+    store, run_id = saved(store_db)
+    judged = store.load_report(run_id)
+    first = store.add_override(
+        run_id, "q1/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="a"
+    )
+    old = store.override_history(run_id)
+    store.add_override(run_id, "q2/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="a")
+    new = store.override_history(run_id)
+    for history in (new, old):  # the newer summary arrives first; the older must not win
+        effective = eff.effective_report(judged, history)
+        agreement = eff.judge_agreement(run_id, judged, history)
+        store.cache_summary(run_id, judged, effective, history, agreement)
+    row = store.db.execute(
+        "SELECT summary_upto FROM runs WHERE run_id = ?", [run_id]
+    ).fetchone()
+    assert row[0] == new[-1].id > first.id
+    [listed] = store.list_runs()
+    assert listed.n_overrides == 2 and listed.status == GateStatus.PASSED

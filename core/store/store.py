@@ -175,19 +175,32 @@ class Store(SignOffMixin):
         judged = judged or self.load_report(run_id)
         overrides = self.override_history(run_id)
         effective = eff.effective_report(judged, overrides)
-        summary = eff.run_summary(judged, effective, len(overrides))
         agreement = eff.judge_agreement(run_id, judged, overrides)
+        return self.cache_summary(run_id, judged, effective, overrides, agreement), agreement
+
+    def cache_summary(
+        self,
+        run_id: str,
+        judged: RunReport,
+        effective: RunReport,
+        overrides: list[Override],
+        agreement: JudgeAgreement,
+    ) -> dict[str, Any]:
+        """Store the run-list summary of an effective report the caller already computed
+        (the dashboard does after every review), so listing runs need not recompute it.
+        Only a summary of more overrides than the stored one is written."""
+        summary = eff.run_summary(judged, effective, len(overrides))
         upto = max((o.id for o in overrides), default=0)
         try:
             with self._write():
                 self.db.execute(
                     "UPDATE runs SET effective = ?, agreement = ?, summary_upto = ? "
-                    "WHERE run_id = ? AND (summary_upto IS NULL OR summary_upto <= ?)",
+                    "WHERE run_id = ? AND (summary_upto IS NULL OR summary_upto < ?)",
                     [json.dumps(summary), agreement.model_dump_json(), upto, run_id, upto],
                 )
         except sqlite3.OperationalError:
             pass  # only a cache: a read-only or busy file still gets correct numbers
-        return summary, agreement
+        return summary
 
     # ------------------------------------------------------------------ overrides
 
