@@ -71,12 +71,12 @@ def v1_db(tmp_path):
 def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
     path, report = v1_db
     with Store(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 2
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert store.schema_version == SCHEMA_VERSION == 3
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 3
         assert store.load_report(report.run_id) == report
         [o] = store.override_history(report.run_id)
         assert (o.reviewer, o.comment) == ("old-timer", "from v1")
-        [row] = store.list_runs()  # summary columns added by v2 are filled on first read
+        [row] = store.list_runs()  # the summary cache is filled on first read
         assert row.n_overrides == 1 and row.agreement == 0.0
         assert row.status == GateStatus.FAILED  # q2 is still a CRITICAL contradiction
         assert [e.actor for e in store.audit()] == ["old-timer"]
@@ -84,7 +84,31 @@ def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             store.db.execute("DELETE FROM overrides")
     with Store(path) as store:  # reopening is a no-op
-        assert store.schema_version == 2
+        assert store.schema_version == 3
+
+
+def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
+    """A v2 database kept its run-list summary in ``runs``; v3 moves it as it is."""
+    from halgate.store.schema import m0002_cache_summary_append_only
+    from sqlite_utils import Database
+
+    path, report = v1_db
+    db = Database(str(path))
+    m0002_cache_summary_append_only(db)
+    cached = {"status": "PASSED", "exit_code": 0, "n_overrides": 5, "n_claims": 6}
+    db.execute(
+        "UPDATE runs SET effective = ?, agreement = '{}', summary_upto = 9 WHERE run_id = ?",
+        [json.dumps(cached), report.run_id],
+    )
+    db.conn.commit()
+    db.close()
+    with Store(path) as store:
+        assert store.schema_version == 3
+        columns = {c.name for c in store.db["runs"].columns}
+        assert not columns & {"effective", "agreement", "summary_upto"}
+        [row] = store.list_runs()  # upto 9 >= the one override: read, not recomputed
+        assert (row.status, row.n_overrides) == (GateStatus.PASSED, 5)
+        assert store.load_report(report.run_id) == report
 
 
 def test_judge_cache_has_the_columns_the_llm_judge_expects(store_db):
@@ -111,7 +135,7 @@ def test_store_opens_a_file_the_judge_cache_created_first(store_db):
     conn.commit()
     conn.close()
     with Store(store_db) as store:
-        assert store.schema_version == 2
+        assert store.schema_version == SCHEMA_VERSION
         assert store.db.execute("SELECT response FROM judge_cache").fetchone() == ("r",)
 
 

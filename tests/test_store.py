@@ -295,7 +295,7 @@ def test_a_summary_computed_by_the_caller_is_listed_and_never_replaced_by_an_old
         agreement = eff.judge_agreement(run_id, judged, history)
         store.cache_summary(run_id, judged, effective, history, agreement)
     row = store.db.execute(
-        "SELECT summary_upto FROM runs WHERE run_id = ?", [run_id]
+        "SELECT summary_upto FROM run_summaries WHERE run_id = ?", [run_id]
     ).fetchone()
     assert row[0] == new[-1].id > first.id
     [listed] = store.list_runs()

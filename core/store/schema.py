@@ -101,6 +101,28 @@ def m0002_cache_summary_append_only(db: Database) -> None:
     db.execute("PRAGMA user_version = 2")
 
 
+@_migration("0003_run_summaries_table")
+def m0003_run_summaries_table(db: Database) -> None:
+    """The cached run-list summary moves out of ``runs`` into its own small table.
+
+    ``runs`` holds each report's full JSON (100 MB for 10,000 cases); SQLite rewrites a whole
+    row on UPDATE and reads it on ``SELECT *``, so keeping the summary there made every
+    review and every run listing copy the report.
+    """
+    db.execute(
+        "CREATE TABLE run_summaries (run_id TEXT PRIMARY KEY REFERENCES runs(run_id), "
+        "effective TEXT, agreement TEXT, summary_upto INTEGER)"
+    )
+    db.execute(
+        "INSERT INTO run_summaries (run_id, effective, agreement, summary_upto) "
+        "SELECT run_id, effective, agreement, summary_upto FROM runs "
+        "WHERE summary_upto IS NOT NULL"
+    )
+    for column in ("effective", "agreement", "summary_upto"):
+        db.execute(f"ALTER TABLE runs DROP COLUMN {column}")
+    db.execute("PRAGMA user_version = 3")
+
+
 SCHEMA_VERSION = len(_NAMES)
 
 

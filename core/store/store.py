@@ -36,6 +36,16 @@ def _whoami() -> str:
         return "halgate"
 
 
+# Every column a run list needs, never the report itself (megabytes per run).
+_LIST_RUNS = """
+SELECT r.run_id, r.created_at, r.mode, r.suite_name, r.suite_hash, r.judge_id,
+       r.prompt_version, r.gated_system, r.status, r.exit_code,
+       s.effective, s.agreement, s.summary_upto
+FROM runs r LEFT JOIN run_summaries s ON s.run_id = r.run_id
+ORDER BY r.created_at DESC, r.run_id DESC
+"""
+
+
 class Store(SignOffMixin):
     """A halgate review database; migrates itself on open. Use one per thread or process."""
 
@@ -121,9 +131,10 @@ class Store(SignOffMixin):
             updates = ", ".join(f"{k} = excluded.{k}" for k in row if k != "run_id")
             self.db.execute(
                 f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))}) "
-                f"ON CONFLICT(run_id) DO UPDATE SET {updates}, summary_upto = NULL",
+                f"ON CONFLICT(run_id) DO UPDATE SET {updates}",
                 list(row.values()),
             )
+            self.db.execute("DELETE FROM run_summaries WHERE run_id = ?", [report.run_id])
             self.db.execute("DELETE FROM claims WHERE run_id = ?", [report.run_id])
             claims = [claim_row(report.run_id, c) for a in report.analyses for c in a.claims]
             if claims:
@@ -156,7 +167,7 @@ class Store(SignOffMixin):
             r["run_id"]: r["m"]
             for r in self.db.query("SELECT run_id, max(id) AS m FROM overrides GROUP BY run_id")
         }
-        rows = list(self.db.query("SELECT * FROM runs ORDER BY created_at DESC, run_id DESC"))
+        rows = list(self.db.query(_LIST_RUNS))
         out = []
         for r in rows:
             if r["summary_upto"] is None or r["summary_upto"] < latest.get(r["run_id"], 0):
@@ -194,9 +205,12 @@ class Store(SignOffMixin):
         try:
             with self._write():
                 self.db.execute(
-                    "UPDATE runs SET effective = ?, agreement = ?, summary_upto = ? "
-                    "WHERE run_id = ? AND (summary_upto IS NULL OR summary_upto < ?)",
-                    [json.dumps(summary), agreement.model_dump_json(), upto, run_id, upto],
+                    "INSERT INTO run_summaries (run_id, effective, agreement, summary_upto) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET "
+                    "effective = excluded.effective, agreement = excluded.agreement, "
+                    "summary_upto = excluded.summary_upto "
+                    "WHERE run_summaries.summary_upto < excluded.summary_upto",
+                    [run_id, json.dumps(summary), agreement.model_dump_json(), upto],
                 )
         except sqlite3.OperationalError:
             pass  # only a cache: a read-only or busy file still gets correct numbers
