@@ -73,6 +73,9 @@ def with_overrides(report: RunReport, overrides: Sequence[Override]) -> tuple[Ru
     reviewed: set[str] = set()
     analyses = []
     for a in report.analyses:
+        if not any(c.claim_id in by_claim for c in a.claims):
+            analyses.append(a)  # untouched: shared, never mutated (reports are immutable)
+            continue
         claims = []
         for c in a.claims:
             for o in by_claim.get(c.claim_id, []):
