@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .opening_hours import DAY_NAMES, opening_of, weekday, wrong_days
 from .records import Leaf, key_parts
 from .retrieval import Passage, make_passage
-from .text import is_negation, stem, tokenize
+from .text import is_negation, stem
 
 if TYPE_CHECKING:  # pragma: no cover
     from .retrieval import DocumentIndex, EvidenceIndex
@@ -26,23 +27,6 @@ _GENERIC = frozenset(stem(w) for w in "restaurants business good for has is attr
 # A nested key this short or common ("lot", "live", "dj") needs its parent ("parking").
 _DISTINCT_LEN = 6
 
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY_WORD = {d: i for i, d in enumerate(_DAYS)} | {d + "s": i for i, d in enumerate(_DAYS)}
-_DAY_ABBR = {d[:3].title(): i for i, d in enumerate(_DAYS)} | {"Tues": 1, "Thur": 3, "Thurs": 3}
-_DAY = re.compile(
-    r"\b(?:(?P<word>(?:mon|tues|wednes|thurs|fri|satur|sun)days?)|(?P<abbr>(?-i:Mon|Tues?|Wed|"
-    r"Thu(?:rs?)?|Fri|Sat|Sun))\b\.?|(?P<group>weekdays?|weekends?|every ?day|daily|"
-    r"seven days|7 days|all week))\b",
-    re.I,
-)
-_RANGE_JOIN = re.compile(r"^\s*(?:-|–|to|through|thru|until)\s*$", re.I)
-_TIME = re.compile(
-    r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ampm>[ap]\.?\s?m\b\.?)|"
-    r"\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b|\b(?P<word>noon|midday|midnight)\b",
-    re.I,
-)
-_HOURS_VALUE = re.compile(r"^\s*(\d{1,2}):(\d{1,2})\s*-\s*(\d{1,2}):(\d{1,2})\s*$")
-_CLOSED_WORDS = frozenset({"closed", "close"})
 _AFFIRMING = frozenset({"yes", "true", "free", "paid", "full_bar", "beer_and_wine"})
 # "Reservations are not accepted": a cue after the key denies it when a word like these follows.
 _DENIED_AFTER = frozenset(
@@ -87,9 +71,9 @@ def record_facts(doc: DocumentIndex) -> RecordFacts:
         leaf = p.leaf
         if leaf is None or leaf.unknown:
             continue
-        day = _DAY_WORD.get(leaf.key_words().split()[0].lower()) if leaf.key_words() else None
+        day = weekday(leaf.key_words().split()[0]) if leaf.key_words() else None
         if day is not None and isinstance(leaf.value, str):
-            hours[day] = (p, _opening(leaf.value))
+            hours[day] = (p, opening_of(leaf.value))
         elif _is_flag(leaf):
             fields.append(_field(p, leaf))
     return RecordFacts(tuple(fields), hours, _week(doc, [p for p, _ in hours.values()]))
@@ -122,17 +106,6 @@ def _field(p: Passage, leaf: Leaf) -> Field:
         parent=parent,
         positive=not leaf.negative,
     )
-
-
-def _opening(value: str) -> tuple[int, int] | None:
-    """'11:30-22:0' -> (690, 1320) minutes; None when closed ('0:0-0:0')."""
-    m = _HOURS_VALUE.match(value)
-    if not m:
-        return None
-    h1, m1, h2, m2 = (int(g) for g in m.groups())
-    if h1 == m1 == h2 == m2 == 0:
-        return None
-    return (h1 * 60 + m1) % 1440, (h2 * 60 + m2) % 1440
 
 
 _FACTS: dict[int, tuple[EvidenceIndex, RecordFacts]] = {}
@@ -208,116 +181,18 @@ def _lowercase_in(own: frozenset[str], text: str) -> bool:
 
 
 def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
-    """Days the claim says are open (or closed) that the record says otherwise, and times
-    the record does not give for the days they are said of. Each day is judged by the
-    narrowest part of the claim that names it ('daily 11-9, Fridays until 10'); a day the
-    listing leaves out is closed."""
-    hours = facts.hours
-    if not hours:
+    """The claim's wrong opening days as conflicts: the day's field, or the whole listing
+    for a day it leaves out."""
+    if not facts.hours:
         return []
-    statements = _hour_statements(text)
-    wrong: list[Conflict] = []
-    for d in range(7):
-        said = [st for st in statements if d in st[0]]
-        if not said:
-            continue
-        _, times, closed = min(said, key=lambda st: len(st[0]))
-        if d not in hours:
-            if not closed and facts.week is not None:
-                wrong.append(Conflict(facts.week, f"no hours.{_DAYS[d].title()}"))
-            continue
-        passage, opening = hours[d]
-        if opening is None:
-            continue  # "0:0-0:0" reads as closed to some and as open all day to others
-        if closed:
-            bad = not times
-        elif len(times) >= 2:
-            bad = not set(opening) <= times
-        else:
-            bad = bool(times) and not times <= set(opening)
-        if bad:
-            wrong.append(Conflict(passage, describe(passage)))
-    loose = {t for days, times, _ in statements if not days for t in times}
-    known = {t for _, o in hours.values() if o for t in o}
-    if loose and known and not loose <= known:
-        listed = {c.passage for c in wrong}
-        wrong.extend(
-            Conflict(p, describe(p)) for p, o in hours.values() if o and p not in listed
-        )
-    return wrong[:3]
-
-
-_SEGMENT = re.compile(r";|\band\b|\bbut\b|\bwhile\b|\bexcept\b", re.I)
-_DAY_FILLER = re.compile(r"^[\s,]*(?:(?:on|from|to|through|thru|the|every|and|-|–)[\s,]*)*$", re.I)
-
-
-def _hour_statements(text: str) -> list[tuple[set[int], set[int], bool]]:
-    """(days, times, says closed) per part of the claim: 'Monday to Thursday 5-9 PM and
-    Fridays until 10 PM' gives each day group its own times. A part that only lists days
-    ('Fridays and Saturdays ... until 10 PM') lends them to the next part."""
-    out: list[tuple[set[int], set[int], bool]] = []
-    carried: set[int] = set()
-    for part in _SEGMENT.split(text):
-        days = claimed_days(part) | carried
-        times = claimed_times(part)
-        carried = set()
-        if days and not times and _DAY_FILLER.match(_DAY.sub(" ", part)):
-            carried = days
-            continue
-        closed = bool(_CLOSED_WORDS & set(tokenize(part)))
-        if days or times:
-            out.append((days, times, closed))
-    if carried:
-        out.append((carried, set(), False))
-    return out
-
-
-def claimed_days(text: str) -> set[int]:
-    """Weekdays a claim names (0 = Monday), ranges ('Tuesday to Saturday') expanded."""
-    found: list[tuple[int, int, set[int]]] = []
-    for m in _DAY.finditer(text):
-        found.append((m.start(), m.end(), _days_of(m)))
-    days: set[int] = set()
-    for i, (_, end, ds) in enumerate(found):
-        days |= ds
-        if i + 1 < len(found) and len(ds) == 1 and len(found[i + 1][2]) == 1:
-            if _RANGE_JOIN.match(text[end : found[i + 1][0]]):
-                a, b = next(iter(ds)), next(iter(found[i + 1][2]))
-                days |= {(a + k) % 7 for k in range((b - a) % 7 + 1)}
-    return days
-
-
-def _days_of(m: re.Match[str]) -> set[int]:
-    if m.group("word"):
-        return {_DAY_WORD[m.group("word").lower()]}
-    if m.group("abbr"):
-        return {_DAY_ABBR[m.group("abbr")]}
-    group = m.group("group").lower()
-    if group.startswith("weekday"):
-        return {0, 1, 2, 3, 4}
-    if group.startswith("weekend"):
-        return {5, 6}
-    return set(range(7))
-
-
-def claimed_times(text: str) -> set[int]:
-    """Clock times a claim gives, in minutes after midnight ('9:30 PM' -> 1290)."""
-    out = set()
-    for m in _TIME.finditer(text):
-        if m.group("word"):
-            out.add(720 if m.group("word").lower() in {"noon", "midday"} else 0)
-            continue
-        h = int(m.group("h") or m.group("h24"))
-        mins = int(m.group("m") or m.group("m24") or 0)
-        if h > 24 or mins > 59:
-            continue
-        ampm = (m.group("ampm") or "").lower()
-        if ampm.startswith("p") and h < 12:
-            h += 12
-        elif ampm.startswith("a") and h == 12:
-            h = 0
-        out.add((h * 60 + mins) % 1440)
-    return out
+    week = {d: opening for d, (_, opening) in facts.hours.items()}
+    out = []
+    for d in wrong_days(text, week):
+        if d in facts.hours:
+            out.append(Conflict(facts.hours[d][0], describe(facts.hours[d][0])))
+        elif facts.week is not None:
+            out.append(Conflict(facts.week, f"no hours.{DAY_NAMES[d]}"))
+    return out[:3]
 
 
 def describe(passage: Passage) -> str:

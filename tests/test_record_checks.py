@@ -8,12 +8,8 @@ import pytest
 from halgate.judges.base import JudgeTask
 from halgate.judges.offline import OfflineJudge
 from halgate.models import Case, Document, Verdict
-from halgate.record_checks import (
-    case_facts,
-    claimed_days,
-    claimed_times,
-    record_conflicts,
-)
+from halgate.opening_hours import claimed_days, claimed_times, wrong_days
+from halgate.record_checks import case_facts, record_conflicts
 from halgate.retrieval import evidence_index
 from halgate.text import tokenize
 
@@ -93,6 +89,14 @@ def test_days_and_times_are_read_from_prose() -> None:
     assert claimed_times("from 11:30 AM to 9 p.m.") == {690, 1260}
     assert claimed_times("12:00 PM to 21:00 PM, until midnight") == {720, 1260, 0}
     assert claimed_times("a 4.5 star rating and 20 reviews") == set()
+
+
+def test_wrong_days_reads_missing_days_as_closed_and_zero_hours_as_undecided() -> None:
+    week = {0: None, 1: (600, 1200), 2: (600, 1200), 3: (600, 1200), 4: (600, 1320)}
+    assert wrong_days("Open every day from 10 AM to 8 PM.", week) == [4, 5, 6]
+    assert wrong_days("Open Tuesday to Thursday, 10 AM to 8 PM.", week) == []
+    assert wrong_days("Closed on weekends and on Mondays.", week) == []
+    assert wrong_days("Open until 11 PM.", week) == [1, 2, 3, 4]  # no day: any listed day
 
 
 def test_the_judge_contradicts_the_claim_and_cites_the_field() -> None:
