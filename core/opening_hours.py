@@ -21,6 +21,7 @@ _DAY = re.compile(
     r"seven days|7 days|all week))\b",
     re.I,
 )
+_ABBR_AS_DAY = re.compile(r"\.?\s*(?:[-–,:;/&]|\d|to\b|through\b|thru\b|and\b|$)", re.I)
 _RANGE_JOIN = re.compile(r"^\s*(?:-|–|to|through|thru|until)\s*$", re.I)
 _TIME = re.compile(
     r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ampm>[ap]\.?\s?m\b\.?)|"
@@ -113,6 +114,8 @@ def claimed_days(text: str) -> set[int]:
     """Weekdays a claim names (0 = Monday), ranges ('Tuesday to Saturday') expanded."""
     found: list[tuple[int, int, set[int]]] = []
     for m in _DAY.finditer(text):
+        if m.group("abbr") and not _ABBR_AS_DAY.match(text, m.end()):
+            continue  # "Sun Valley", "Wed" as a name: only 'Mon-Fri', 'Sat 9 AM', 'Tue,' count
         found.append((m.start(), m.end(), _days_of(m)))
     days: set[int] = set()
     for i, (_, end, ds) in enumerate(found):

@@ -86,6 +86,8 @@ def test_days_and_times_are_read_from_prose() -> None:
     assert claimed_days("Fri-Sun and Mon") == {4, 5, 6, 0}
     assert claimed_days("on weekdays") == {0, 1, 2, 3, 4}
     assert claimed_days("in the sun on the patio") == set()  # lower-case "sun" is no day
+    assert claimed_days("the Sun Valley shop, Wed Lane") == set()  # names, not days
+    assert claimed_days("Sat 9 AM to 1 PM, Tue and Thu") == {5, 1, 3}
     assert claimed_times("from 11:30 AM to 9 p.m.") == {690, 1260}
     assert claimed_times("12:00 PM to 21:00 PM, until midnight") == {720, 1260, 0}
     assert claimed_times("a 4.5 star rating and 20 reviews") == set()
