@@ -67,7 +67,7 @@ def claim_signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
         "citation_mismatch": al.citation_mismatch,
         "evidence_doc": al.best.doc_id if al.best else None,
         "null_fields": al.null_fields,
-        "record_conflicts": [c.field for c in al.record_conflicts],
+        "record_conflicts": [conflict.field for conflict in al.record_conflicts],
         "informative_uncovered": round(informative_uncovered(al, c), 4),
         "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
     }
