@@ -324,3 +324,15 @@ def test_new_run_from_an_uploaded_zipped_suite(app, dashboard_db, tiny_suite):
     assert not app.error
     with Store(dashboard_db[0]) as store:
         assert len(store.list_runs()) == 2
+
+
+def test_a_loaded_run_is_kept_out_of_the_garbage_collectors_walk(app):
+    import gc
+
+    gc.unfreeze()
+    try:
+        goto(app, "overview")
+        assert not app.exception
+        assert gc.get_freeze_count() > 0  # the cached run will not stall later clicks
+    finally:
+        gc.unfreeze()
