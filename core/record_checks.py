@@ -46,6 +46,11 @@ class Field:
     parent: frozenset[str]  # stems of the enclosing key ("ambience"), if nested
     positive: bool
 
+    @property
+    def keys(self) -> frozenset[str]:
+        """Stems a claim word may carry to name this field."""
+        return self.own | {stem(w) for w in self.joined}
+
 
 @dataclass(frozen=True)
 class RecordFacts:
@@ -133,13 +138,35 @@ def record_conflicts(text: str, tokens: tuple[str, ...], facts: RecordFacts) -> 
     wrong. Each is returned as the field's passage, the evidence a reviewer is shown."""
     if not facts.fields and not facts.hours:
         return []
-    denied = denied_positions(tokens)
-    out = [
-        Conflict(f.passage, describe(f.passage))
-        for f in facts.fields
-        if _contradicts(f, text, tokens, denied)
-    ]
+    words = _ClaimWords.of(text, tokens)
+    out = [Conflict(f.passage, describe(f.passage)) for f in facts.fields if _contradicts(f, words)]
     return out + _hours_conflicts(text, facts)
+
+
+@dataclass(frozen=True)
+class _ClaimWords:
+    """A claim's words in the forms field keys are matched against, computed once per
+    claim rather than once per field of the record."""
+
+    text: str
+    stems: tuple[str, ...]  # the stem of each token
+    stem_set: frozenset[str]
+    pairs: tuple[str, ...]  # each token joined to the next ("take" + "out")
+    forms: frozenset[str]  # tokens and joined pairs
+    denied: frozenset[int]
+
+    @classmethod
+    def of(cls, text: str, tokens: tuple[str, ...]) -> _ClaimWords:
+        pairs = tuple(a + b for a, b in zip(tokens, tokens[1:], strict=False))
+        stems = tuple(stem(t) for t in tokens)
+        return cls(
+            text,
+            stems,
+            frozenset(stems),
+            pairs,
+            frozenset(tokens) | frozenset(pairs),
+            frozenset(denied_positions(tokens)),
+        )
 
 
 def denied_positions(tokens: tuple[str, ...]) -> set[int]:
@@ -158,21 +185,18 @@ def denied_positions(tokens: tuple[str, ...]) -> set[int]:
     return out
 
 
-def _contradicts(f: Field, text: str, tokens: tuple[str, ...], denied: set[int]) -> bool:
-    stems = {stem(t) for t in tokens}
-    joined = {a + b for a, b in zip(tokens, tokens[1:], strict=False)} | set(tokens)
-    named = bool(f.own) and f.own <= stems or bool(f.joined & joined)
+def _contradicts(f: Field, w: _ClaimWords) -> bool:
+    named = bool(f.own) and f.own <= w.stem_set or bool(f.joined & w.forms)
     if not named:
         return False
-    if f.parent and not f.parent & stems:
+    if f.parent and not f.parent & w.stem_set:
         # Without its parent, a nested key must be a distinctive word the claim writes in
         # lower case: "lot" (of parking) or "street" in "State Street" is not about parking.
-        if any(len(w) < _DISTINCT_LEN for w in f.own) or not _lowercase_in(f.own, text):
+        if any(len(x) < _DISTINCT_LEN for x in f.own) or not _lowercase_in(f.own, w.text):
             return False
-    keys = f.own | {stem(w) for w in f.joined}
-    at = [i for i, t in enumerate(tokens) if stem(t) in keys]
-    at += [i for i, (a, b) in enumerate(zip(tokens, tokens[1:], strict=False)) if a + b in f.joined]
-    return any(i in denied for i in at) == f.positive
+    at = [i for i, s in enumerate(w.stems) if s in f.keys]
+    at += [i for i, pair in enumerate(w.pairs) if pair in f.joined]
+    return any(i in w.denied for i in at) == f.positive
 
 
 def _lowercase_in(own: frozenset[str], text: str) -> bool:
