@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .opening_hours import DAY_NAMES, opening_of, weekday, wrong_days
 from .records import Leaf, key_parts
-from .retrieval import Passage, make_passage
+from .retrieval import Passage, make_passage, per_index
 from .text import is_negation, stem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -113,24 +113,15 @@ def _field(p: Passage, leaf: Leaf) -> Field:
     )
 
 
-_FACTS: dict[int, tuple[EvidenceIndex, RecordFacts]] = {}
-
-
+@per_index
 def case_facts(index: EvidenceIndex) -> RecordFacts:
-    """All records of a case together (memoised per evidence index)."""
-    hit = _FACTS.get(id(index))
-    if hit is not None and hit[0] is index:
-        return hit[1]
+    """All records of a case together."""
     parts = [record_facts(d) for d in index.docs]
-    facts = RecordFacts(
+    return RecordFacts(
         tuple(f for p in parts for f in p.fields),
         {k: v for p in parts for k, v in p.hours.items()},
         next((p.week for p in parts if p.week), None),
     )
-    if len(_FACTS) > 4096:
-        _FACTS.clear()
-    _FACTS[id(index)] = (index, facts)
-    return facts
 
 
 def record_conflicts(text: str, tokens: tuple[str, ...], facts: RecordFacts) -> list[Conflict]:

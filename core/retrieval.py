@@ -9,10 +9,13 @@ rare shared words, overlap favours passages that cover the whole claim.
 
 from __future__ import annotations
 
+import functools
 import re
+import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from rank_bm25 import BM25Okapi
 
@@ -267,3 +270,23 @@ def evidence_index(documents: Sequence[Document], bm25_weight: float = 0.5) -> E
     if len(_EVIDENCE_CACHE) > _EVIDENCE_CACHE_SIZE:
         _EVIDENCE_CACHE.popitem(last=False)
     return index
+
+
+_T = TypeVar("_T")
+
+
+def per_index(fn: Callable[[EvidenceIndex], _T]) -> Callable[[EvidenceIndex], _T]:
+    """Memoise a fact about a case's whole evidence: it is asked once per claim, and an
+    answer has many claims. Entries go when the index does."""
+    memo: weakref.WeakKeyDictionary[EvidenceIndex, _T] = weakref.WeakKeyDictionary()
+
+    @functools.wraps(fn)
+    def cached(index: EvidenceIndex) -> _T:
+        try:
+            return memo[index]
+        except KeyError:
+            value = memo[index] = fn(index)
+            return value
+
+    return cached
+

@@ -8,7 +8,7 @@ Split from alignment.py, which applies them.
 
 from __future__ import annotations
 
-from .retrieval import DocumentIndex, EvidenceIndex, Hit
+from .retrieval import DocumentIndex, EvidenceIndex, Hit, per_index
 
 # Key words too generic to tie a claim to one record field ("RestaurantsGoodForKids").
 _GENERIC_KEYS = frozenset("restaurant business good attribute".split())
@@ -35,24 +35,15 @@ def current_hits(hits: list[Hit], index: EvidenceIndex, named: DocumentIndex | N
     return [h for h in hits if h.passage.doc_id not in old or h.passage.doc_id == keep]
 
 
-_SUPERSEDED: dict[int, tuple[EvidenceIndex, frozenset[str]]] = {}
-
-
+@per_index
 def superseded(index: EvidenceIndex) -> frozenset[str]:
-    """Ids of the case's documents that a newer version among them replaces (memoised)."""
-    hit = _SUPERSEDED.get(id(index))
-    if hit is not None and hit[0] is index:
-        return hit[1]
+    """Ids of the case's documents that a newer version among them replaces."""
     dated = [d for d in index.docs if d.recency]
-    old = frozenset(
+    return frozenset(
         d.doc_id
         for d in dated
         if any(e.recency > d.recency and _similar(e.title_stems, d.title_stems) for e in dated)
     )
-    if len(_SUPERSEDED) > 4096:
-        _SUPERSEDED.clear()
-    _SUPERSEDED[id(index)] = (index, old)
-    return old
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
