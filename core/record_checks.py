@@ -15,15 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .opening_hours import DAY_NAMES, opening_of, weekday, wrong_days
-from .records import Leaf, key_parts
+from .records import GENERIC_KEY_STEMS, Leaf, key_parts
 from .retrieval import Passage, make_passage, per_index
 from .text import is_negation, stem
 
 if TYPE_CHECKING:  # pragma: no cover
     from .retrieval import DocumentIndex, EvidenceIndex
 
-# Key words too generic to say which field a claim is about ("RestaurantsGoodForKids").
-_GENERIC = frozenset(stem(w) for w in "restaurants business good for has is attribute".split())
 # A nested key this short or common ("lot", "live", "dj") needs its parent ("parking").
 _DISTINCT_LEN = 6
 
@@ -101,14 +99,13 @@ def _is_flag(leaf: Leaf) -> bool:
 def _field(p: Passage, leaf: Leaf) -> Field:
     keys = [k for k in leaf.path if not k.isdigit()]
     own_parts = [w.lower() for w in key_parts(keys[-1])]
+    specific = [w for w in own_parts if stem(w) not in GENERIC_KEY_STEMS]
     parents = key_parts(keys[-2]) if len(keys) > 2 else []
-    parent = frozenset(stem(w.lower()) for w in parents) - _GENERIC
     return Field(
         passage=p,
-        own=frozenset(stem(t) for t in own_parts) - _GENERIC,
-        joined=frozenset({"".join(own_parts), "".join(t for t in own_parts if stem(t) not in
-                                                      _GENERIC)} - {""}),
-        parent=parent,
+        own=frozenset(stem(w) for w in specific),
+        joined=frozenset({"".join(own_parts), "".join(specific)} - {""}),
+        parent=frozenset(stem(w.lower()) for w in parents) - GENERIC_KEY_STEMS,
         positive=not leaf.negative,
     )
 

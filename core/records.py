@@ -13,11 +13,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from json.decoder import scanstring
 
-from .text import sentence_spans
+from .text import sentence_spans, stem
 
 _WS = re.compile(r"\s*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|_+")
 _DECODER = json.JSONDecoder()
+# Key words too generic to tie a claim to one field ("RestaurantsGoodForKids"), as stems.
+GENERIC_KEY_STEMS = frozenset(
+    stem(w) for w in "restaurants business good for has is attribute".split()
+)
 _NEGATIVE = {"false", "no", "none", "0", "n/a", "not available"}
 _CLOSED = re.compile(r"^0?0:00?-0?0:00?$")  # "Monday": "0:0-0:0" in business hours
 _POSITIVE = {"true": "yes"}

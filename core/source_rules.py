@@ -8,10 +8,8 @@ Split from alignment.py, which applies them.
 
 from __future__ import annotations
 
+from .records import GENERIC_KEY_STEMS
 from .retrieval import DocumentIndex, EvidenceIndex, Hit, per_index
-
-# Key words too generic to tie a claim to one record field ("RestaurantsGoodForKids").
-_GENERIC_KEYS = frozenset("restaurant business good attribute".split())
 
 
 def null_fields(wanted: set[str], hits: list[Hit]) -> list[str]:
@@ -19,7 +17,7 @@ def null_fields(wanted: set[str], hits: list[Hit]) -> list[str]:
     retrieved passage stating the same words: the claim fills a gap the record left open."""
     out = []
     for h in hits:
-        shared = (h.passage.unknown - _GENERIC_KEYS) & wanted
+        shared = (h.passage.unknown - GENERIC_KEY_STEMS) & wanted
         if shared and not any(shared <= o.passage.stems for o in hits if not o.passage.unknown):
             out.append(h.passage.text.split(":")[0])
     return out

@@ -67,6 +67,12 @@ def test_a_claim_about_a_null_field_names_the_field() -> None:
     assert claim.signals["null_fields"] and "Music" in claim.rationale
 
 
+def test_a_null_field_named_by_a_generic_key_word_fills_no_gap() -> None:
+    record = Document(doc_id="biz", text=json.dumps({"name": "Taffy's Pizza", "Attributes": None}))
+    (claim,) = judge("Taffy's Pizza lists its attributes.", [record])
+    assert claim.signals["null_fields"] == []  # "attributes" names no particular field
+
+
 def test_a_number_from_an_unrelated_sentence_does_not_back_the_claim() -> None:
     doc = Document(doc_id="terms", text=(
         "After the fixed term ends, the tenant may end the tenancy by giving at least one "
