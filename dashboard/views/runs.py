@@ -16,6 +16,15 @@ from halgate.tables import trend_rows
 HEALTH_RUNS = 12
 HEALTH_AUTO_CLAIMS = 50_000
 
+
+def _open_new_run(run_id: str, message: str) -> None:
+    """After a run is stored: forget cached lists, select it, say so, and redraw."""
+    loaders.invalidate(runs_changed=True)
+    state.select_run(run_id)
+    state.flash(message)
+    st.rerun()
+
+
 components.page_setup()
 st.title("Runs")
 state.show_flash()
@@ -122,10 +131,7 @@ with start:
             bar.empty()
             st.error(state.plain(str(exc)))
         else:
-            loaders.invalidate(runs_changed=True)
-            state.select_run(run_id)
-            state.flash(f"Run {run_id} saved.")
-            st.rerun()
+            _open_new_run(run_id, f"Run {run_id} saved.")
 
 with load:
     upload = st.file_uploader("Report JSON (from `halgate run --out`)", type=["json"], key="rep")
@@ -135,7 +141,4 @@ with load:
         except actions.ActionError as exc:
             st.error(state.plain(str(exc)))
         else:
-            loaders.invalidate(runs_changed=True)
-            state.select_run(run_id)
-            state.flash(f"Report {upload.name} loaded as run {run_id}.")
-            st.rerun()
+            _open_new_run(run_id, f"Report {upload.name} loaded as run {run_id}.")
