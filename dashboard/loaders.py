@@ -117,15 +117,16 @@ def reviewed(db: str, run_id: str, version: int) -> Reviewed:
     latest = eff.latest_by_claim(history)
     before = {c.claim_id: c for a in judged.analyses for c in a.claims}
     after = {c.claim_id: c for a in report.analyses for c in a.claims}
+    review = eff.review_ids(judged, report)
     queue = [
         ReviewItem(
             claim=after[i], judged=before[i], reviewed=i in latest, latest_override=latest.get(i)
         )
-        for i in eff.review_ids(judged, report)
+        for i in review
     ]
     agreement = eff.judge_agreement(run_id, judged, history)
     with Store(db) as store:  # the run list then reads this summary instead of redoing it
-        store.cache_summary(run_id, judged, report, history, agreement)
+        store.cache_summary(run_id, judged, report, history, agreement, review)
     return _settled(Reviewed(report, queue, agreement))
 
 

@@ -135,8 +135,15 @@ def review_ids(judged: RunReport, effective: RunReport) -> list[str]:
     return ids + [i for i in queue_ids(judged) if i not in seen]
 
 
-def run_summary(judged: RunReport, effective: RunReport, n_overrides: int) -> dict[str, Any]:
-    """Numbers a run list shows, cached in the ``runs`` row after every override."""
+def run_summary(
+    judged: RunReport,
+    effective: RunReport,
+    n_overrides: int,
+    review: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Numbers a run list shows, cached in ``run_summaries`` after every override.
+
+    `review` is ``review_ids(judged, effective)`` when the caller already has it."""
     d = effective.decision
     rates = effective.rates.get(d.gated_system)
     change = effective.comparison.rate_change.estimate if effective.comparison else None
@@ -146,7 +153,7 @@ def run_summary(judged: RunReport, effective: RunReport, n_overrides: int) -> di
         "micro_rate": rates.micro_rate if rates else None,
         "rate_change": change,
         "n_claims": sum(len(a.claims) for a in effective.analyses),
-        "n_review": len(review_ids(judged, effective)),
+        "n_review": len(review if review is not None else review_ids(judged, effective)),
         "pending_review": len(d.pending_review),
         "n_overrides": n_overrides,
     }

@@ -66,7 +66,7 @@ def signoff_of(row: dict[str, Any], current_inputs: str) -> SignOff:
 
 
 def run_row_of(row: dict[str, Any], signoff: SignOff | None) -> RunRow:
-    """A ``runs`` row (with its cached effective summary) as a list entry."""
+    """A ``runs`` row joined with its ``run_summaries`` row (the cached summary) as a list entry."""
     summary = json.loads(row["effective"] or "{}")
     agreement = json.loads(row["agreement"] or "{}").get("overall") or {}
     return RunRow(

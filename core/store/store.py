@@ -196,11 +196,12 @@ class Store(SignOffMixin):
         effective: RunReport,
         overrides: list[Override],
         agreement: JudgeAgreement,
+        review: list[str] | None = None,
     ) -> dict[str, Any]:
         """Store the run-list summary of an effective report the caller already computed
-        (the dashboard does after every review), so listing runs need not recompute it.
-        Only a summary of more overrides than the stored one is written."""
-        summary = eff.run_summary(judged, effective, len(overrides))
+        (the dashboard does after every review, with its review ids), so listing runs need
+        not recompute it. Only a summary of more overrides than the stored one is written."""
+        summary = eff.run_summary(judged, effective, len(overrides), review)
         upto = max((o.id for o in overrides), default=0)
         try:
             with self._write():
