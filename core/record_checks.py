@@ -74,7 +74,8 @@ def record_facts(doc: DocumentIndex) -> RecordFacts:
         leaf = p.leaf
         if leaf is None or leaf.unknown:
             continue
-        day = weekday(leaf.key_words().split()[0]) if leaf.key_words() else None
+        key = leaf.key_words().split()
+        day = weekday(key[0]) if key else None
         if day is not None and isinstance(leaf.value, str):
             hours[day] = (p, opening_of(leaf.value))
         elif _is_flag(leaf):
