@@ -2,15 +2,13 @@
 
 The public API; the CLI and the dashboard are thin faces over these functions::
 
-    from halgate import load_suite, create_judge, run_suite, load_policy, write_report
+    from . import load_suite, create_judge, run_suite, load_policy, write_report
 
     suite = load_suite("data/examples/acme-helpdesk")
     report = run_suite(suite, create_judge("offline"), load_policy(None))
     print(report.decision.status, [r.message for r in report.decision.reasons])
 """
 
-from .compare import compare_systems
-from .engine import rescore, run_suite
 from .errors import (
     HalgateError,
     NotFoundError,
@@ -21,8 +19,10 @@ from .errors import (
     SuiteError,
     UsageError,
 )
-from .gate import decide, review_queue
-from .judges.base import Judge, JudgeResult, JudgeTask, create_judge, judge_names, register_judge
+from .inputs.policy import Policy, load_policy
+from .inputs.suite import load_suite
+from .judges.protocol import Judge, JudgeResult, JudgeTask
+from .judges.registry import create_judge, judge_names, register_judge
 from .models import (
     AnswerAnalysis,
     Citation,
@@ -38,10 +38,12 @@ from .models import (
     Suite,
     Verdict,
 )
-from .policy import Policy, load_policy
 from .reports.json_report import load_report, write_report
+from .run.engine import run_suite
+from .scoring.compare import compare_systems
+from .scoring.gate import decide, review_queue
+from .scoring.rescore import rescore
 from .store import Store
-from .suite import load_suite
 
 __all__ = [
     "AnswerAnalysis",

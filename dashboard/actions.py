@@ -10,15 +10,16 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from halgate.engine import run_suite
 from halgate.errors import HalgateError, SuiteError
-from halgate.judges.base import JudgeResult, create_judge
+from halgate.inputs.archive import extract_suite_archive
+from halgate.inputs.policy import Policy, load_policy
+from halgate.inputs.suite import load_suite
+from halgate.judges.protocol import JudgeResult
+from halgate.judges.registry import create_judge
 from halgate.models import Mode
-from halgate.policy import Policy, load_policy
 from halgate.reports.json_report import parse_report
+from halgate.run.engine import run_suite
 from halgate.store import Store
-from halgate.suite import load_suite
-from halgate.suite_archive import extract_suite_archive
 
 Progress = Callable[[int, int], None]
 

@@ -12,15 +12,6 @@ from collections.abc import Callable
 import streamlit as st
 from halgate.dashboard import loaders, state
 from halgate.errors import HalgateError
-from halgate.highlight import (
-    css,
-    decision_banner,
-    highlight_answer,
-    highlight_source,
-    legend,
-    safe_id,
-    scroll_script,
-)
 from halgate.models import (
     ClaimJudgement,
     GateDecision,
@@ -28,6 +19,15 @@ from halgate.models import (
     RunReport,
     Severity,
     Verdict,
+)
+from halgate.present.highlight import (
+    css,
+    decision_banner,
+    highlight_answer,
+    highlight_source,
+    legend,
+    safe_id,
+    scroll_script,
 )
 
 KEEP = "(keep)"

@@ -23,10 +23,11 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 from halgate.models import RunReport
+from halgate.models.review import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
+from halgate.present.tables import claims_frame, judge_health_row
+from halgate.review import effective as eff
+from halgate.review.queue import review_ids
 from halgate.store import Store
-from halgate.store import effective as eff
-from halgate.store.models import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
-from halgate.tables import claims_frame, judge_health_row
 
 _TTL = 3600
 _T = TypeVar("_T")
@@ -117,7 +118,7 @@ def reviewed(db: str, run_id: str, version: int) -> Reviewed:
     latest = eff.latest_by_claim(history)
     before = {c.claim_id: c for a in judged.analyses for c in a.claims}
     after = {c.claim_id: c for a in report.analyses for c in a.claims}
-    review = eff.review_ids(judged, report)
+    review = review_ids(judged, report)
     queue = [
         ReviewItem(
             claim=after[i], judged=before[i], reviewed=i in latest, latest_override=latest.get(i)

@@ -146,7 +146,7 @@ def build_report(
     the candidate's claim (default BAD_CANDIDATE: two CRITICAL contradictions, gate FAILED).
     Baseline claims are all SUPPORTED. The policy names "rita" as release manager.
     """
-    from halgate.engine import analysis_of, rescore
+    from halgate.inputs.policy import Policy
     from halgate.models import (
         Case,
         Citation,
@@ -158,7 +158,7 @@ def build_report(
         RunReport,
         SuiteInfo,
     )
-    from halgate.policy import Policy
+    from halgate.scoring.rescore import analysis_of, rescore
 
     candidate = BAD_CANDIDATE if candidate is None else candidate
     policy = Policy(release_managers=["rita"], **policy_knobs)
@@ -244,11 +244,11 @@ XSS_ANSWER = "Refunds are issued within 14 days. <img src=x onerror=\"document.t
 
 def judged_run_db(suite_dir: Path, db: Path, release_managers: tuple[str, ...] = ("rita",)) -> str:
     """Run the real offline judge on a suite folder, save the run in ``db``; return the run id."""
-    from halgate.engine import run_suite
-    from halgate.judges.base import create_judge
-    from halgate.policy import Policy
+    from halgate.inputs.policy import Policy
+    from halgate.inputs.suite import load_suite
+    from halgate.judges.registry import create_judge
+    from halgate.run.engine import run_suite
     from halgate.store import Store
-    from halgate.suite import load_suite
 
     policy = Policy(release_managers=list(release_managers))
     judge = create_judge("offline", severity_rules=policy.severity_rules)

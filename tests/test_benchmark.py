@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from halgate.benchmark import (
+from halgate.errors import UsageError
+from halgate.evaluation.benchmark import (
     BenchRow,
     Prediction,
     auroc,
@@ -14,7 +15,6 @@ from halgate.benchmark import (
     part_of,
     response_metrics,
 )
-from halgate.errors import UsageError
 from halgate.models import Document
 
 from .conftest import SHARED_BENCHMARKS
@@ -35,14 +35,25 @@ def test_auroc(labels, scores, expected):
 
 
 def row(hallucinated, spans=()):
-    return BenchRow(id="r", task="qa", question=None, documents=[], answer="x" * 20,
-                    hallucinated=hallucinated, spans=list(spans))
+    return BenchRow(
+        id="r",
+        task="qa",
+        question=None,
+        documents=[],
+        answer="x" * 20,
+        hallucinated=hallucinated,
+        spans=list(spans),
+    )
 
 
 def test_response_and_span_metrics():
     rows = [row(True, [(0, 10)]), row(True, [(5, 10)]), row(False), row(False)]
-    preds = [Prediction(True, 0.9, [(0, 5)]), Prediction(False, 0.2, []),
-             Prediction(True, 0.8, [(0, 4)]), Prediction(False, 0.1, [])]
+    preds = [
+        Prediction(True, 0.9, [(0, 5)]),
+        Prediction(False, 0.2, []),
+        Prediction(True, 0.8, [(0, 4)]),
+        Prediction(False, 0.1, []),
+    ]
     m = response_metrics(rows, preds)
     assert m["confusion"] == {"tp": 1, "fp": 1, "fn": 1, "tn": 1}
     assert m["precision"] == 0.5 and m["recall"] == 0.5 and m["balanced_accuracy"] == 0.5
@@ -65,8 +76,14 @@ def test_split_is_stable_and_roughly_thirty_percent():
 
 def test_bad_benchmark_line_names_file_and_line(tmp_path):
     path = tmp_path / "b.jsonl"
-    good = {"id": "1", "task": "qa", "documents": [{"doc_id": "d", "text": "t"}],
-            "answer": "a", "label": "faithful", "spans": []}
+    good = {
+        "id": "1",
+        "task": "qa",
+        "documents": [{"doc_id": "d", "text": "t"}],
+        "answer": "a",
+        "label": "faithful",
+        "spans": [],
+    }
     path.write_text(json.dumps(good) + "\n" + '{"id": "2"}\n')
     with pytest.raises(UsageError, match=r"b.jsonl:2: bad benchmark row"):
         load_benchmark(path)
@@ -74,8 +91,8 @@ def test_bad_benchmark_line_names_file_and_line(tmp_path):
 
 @pytest.mark.skipif(not (SHARED_BENCHMARKS / "ragtruth").exists(), reason="no shared benchmarks")
 def test_offline_judge_on_ragtruth_sample_beats_nothing():
-    from halgate.benchmark import evaluate_benchmark
-    from halgate.judges.base import create_judge
+    from halgate.evaluation.benchmark import evaluate_benchmark
+    from halgate.judges.registry import create_judge
 
     rows = load_benchmark(SHARED_BENCHMARKS / "ragtruth" / "dev.jsonl", limit=60, seed=1)
     result = evaluate_benchmark(create_judge("offline"), rows)

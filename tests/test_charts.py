@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 import plotly.graph_objects as go
-from halgate.charts import (
+from halgate.models.review import RunRow
+from halgate.present.charts import (
     judge_health_chart,
     rate_trend_chart,
     severity_shift_chart,
@@ -12,8 +13,7 @@ from halgate.charts import (
     transitions_chart,
     type_shift_chart,
 )
-from halgate.store.models import RunRow
-from halgate.tables import judge_health_row, trend_rows, verdict_transitions
+from halgate.present.tables import judge_health_row, trend_rows, verdict_transitions
 
 
 def bars(fig: go.Figure) -> dict[str, dict[str, int]]:
@@ -53,10 +53,23 @@ def test_shift_charts_say_why_they_are_empty_without_a_comparison(make_report):
 
 def _row(run_id: str, rate: float, change: float | None) -> RunRow:
     return RunRow(
-        run_id=run_id, created_at=run_id, mode="compare", suite_name="s", suite_hash="h",
-        judge_id="offline", gated_system="candidate", judged_status="FAILED", status="FAILED",
-        exit_code=1, micro_rate=rate, rate_change=change, n_claims=10, n_review=1,
-        pending_review=1, n_overrides=0, agreement=None,
+        run_id=run_id,
+        created_at=run_id,
+        mode="compare",
+        suite_name="s",
+        suite_hash="h",
+        judge_id="offline",
+        gated_system="candidate",
+        judged_status="FAILED",
+        status="FAILED",
+        exit_code=1,
+        micro_rate=rate,
+        rate_change=change,
+        n_claims=10,
+        n_review=1,
+        pending_review=1,
+        n_overrides=0,
+        agreement=None,
     )
 
 

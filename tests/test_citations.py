@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from halgate.citations import locate_quote, quote_in_any
+from halgate.evidence.locate import locate_quote, quote_in_any
 from halgate.models import Document
 
 DOC = Document(

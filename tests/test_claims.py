@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from halgate.claims import extract_claims
+from halgate.text.claims import extract_claims
 
 
 def texts(answer: str) -> list[str]:

@@ -8,11 +8,11 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
-from halgate.cli import app
-from halgate.cli_dashboard import streamlit_command
+from halgate.cli.app import app
+from halgate.cli.dashboard import streamlit_command
 from halgate.errors import SuiteError
-from halgate.suite import load_suite
-from halgate.suite_archive import extract_suite_archive
+from halgate.inputs.archive import extract_suite_archive
+from halgate.inputs.suite import load_suite
 from typer.testing import CliRunner
 
 
@@ -27,8 +27,12 @@ def test_the_app_file_ships_inside_the_package():
 def test_streamlit_is_started_headless_without_usage_statistics_on_the_chosen_port():
     cmd = streamlit_command(Path("/x/app.py"), 8765, "127.0.0.1")
     assert cmd[1:5] == ["-m", "streamlit", "run", "/x/app.py"]
-    for flag in ("--server.headless=true", "--browser.gatherUsageStats=false",
-                 "--server.port=8765", "--server.address=127.0.0.1"):
+    for flag in (
+        "--server.headless=true",
+        "--browser.gatherUsageStats=false",
+        "--server.port=8765",
+        "--server.address=127.0.0.1",
+    ):
         assert flag in cmd
 
 
@@ -47,8 +51,9 @@ def _zip(entries: dict[str, bytes]) -> bytes:
 
 
 def _suite_entries(root: Path, prefix: str) -> dict[str, bytes]:
-    return {prefix + str(p.relative_to(root)): p.read_bytes()
-            for p in root.rglob("*") if p.is_file()}
+    return {
+        prefix + str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()
+    }
 
 
 @pytest.mark.parametrize("prefix", ["tiny/", ""])

@@ -7,20 +7,21 @@ import subprocess
 import sys
 
 import jsonschema
-from halgate.engine import run_suite
-from halgate.judges.base import create_judge
+from halgate.inputs.policy import Policy
+from halgate.inputs.suite import load_suite
+from halgate.judges.registry import create_judge
 from halgate.models import Mode
-from halgate.policy import Policy
+from halgate.reports.schemas import load_schema
 from halgate.reports.summary import summary_text
-from halgate.schemas import load_schema
-from halgate.suite import load_suite
+from halgate.run.engine import run_suite
 
 from .conftest import EXAMPLE_SUITE
 
 
 def halgate(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "halgate.cli", *args], capture_output=True,
-                          text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "halgate.cli", *args], capture_output=True, text=True
+    )
 
 
 def test_example_suite_fails_the_gate_and_writes_a_valid_report(tmp_path):
@@ -60,8 +61,9 @@ def test_consistency_mode_scores_against_reference_and_flags_empty(tiny_suite):
     lines = path.read_text().splitlines()
     lines[2] = json.dumps({"case_id": "q3", "answer": "   "})
     path.write_text("\n".join(lines) + "\n")
-    report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy(),
-                       mode=Mode.CONSISTENCY)
+    report = run_suite(
+        load_suite(tiny_suite), create_judge("offline"), Policy(), mode=Mode.CONSISTENCY
+    )
     by_case = {a.case_id: a for a in report.analyses}
     assert report.systems == ["candidate"]
     assert by_case["q1"].consistency_score == 0.0 and by_case["q1"].hallucination_flag
@@ -70,8 +72,9 @@ def test_consistency_mode_scores_against_reference_and_flags_empty(tiny_suite):
 
 
 def test_gate_mode_judges_one_system_against_documents(tiny_suite):
-    report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy(),
-                       mode=Mode.GATE, system="baseline")
+    report = run_suite(
+        load_suite(tiny_suite), create_judge("offline"), Policy(), mode=Mode.GATE, system="baseline"
+    )
     assert report.comparison is None and report.systems == ["baseline"]
     assert report.rates["baseline"].micro_rate == 0.0
     assert report.decision.status.value == "PASSED"
@@ -86,7 +89,7 @@ def test_runs_are_deterministic(tiny_suite):
 
 
 def test_default_judge_is_offline_unless_an_endpoint_is_configured(tmp_path, monkeypatch):
-    from halgate.judges.llm_config import default_judge_name
+    from halgate.judges.llm.config import default_judge_name
 
     monkeypatch.chdir(tmp_path)
     assert default_judge_name({}) == "offline"
@@ -96,7 +99,12 @@ def test_default_judge_is_offline_unless_an_endpoint_is_configured(tmp_path, mon
 
 
 def test_gate_mode_summary_speaks_gate_vocabulary(tiny_suite):
-    report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy(),
-                       mode=Mode.GATE, system="candidate")
+    report = run_suite(
+        load_suite(tiny_suite),
+        create_judge("offline"),
+        Policy(),
+        mode=Mode.GATE,
+        system="candidate",
+    )
     text = summary_text(report)
     assert "Claims against the references: VERIFIED 1, FABRICATED 2, UNVERIFIABLE 0" in text

@@ -7,7 +7,7 @@ import sys
 
 import junitparser
 import pytest
-from halgate.cli import app
+from halgate.cli.app import app
 from halgate.store import Store
 from typer.main import get_command
 from typer.testing import CliRunner

@@ -106,8 +106,11 @@ def test_claims_explorer_filters_and_shows_side_by_side_evidence(app, dashboard_
     app.multiselect(key="f-case").set_value(["q3"])
     app.multiselect(key="f-system").set_value(["candidate"]).run()
     assert set(app.dataframe[0].value["case"]) == {"q3"}
-    evidence = [h.value for h in app.html if h.value.startswith(('<div class="hg-text hg-answer"',
-                                                                 '<div class="hg-text hg-doc"'))]
+    evidence = [
+        h.value
+        for h in app.html
+        if h.value.startswith(('<div class="hg-text hg-answer"', '<div class="hg-text hg-doc"'))
+    ]
     assert len(evidence) == 2  # the answer and its source, side by side
 
 
@@ -206,9 +209,13 @@ def test_signoff_accepted_for_a_manager_and_marked_stale_after_an_override(app, 
     with Store(db) as store:
         (s,) = store.signoffs(run_id)
         assert (s.reviewer, s.decision.value, s.decision_status.value) == (
-            "rita", "REJECTED", "FAILED")
-        store.add_override(run_id, "q1/candidate/0", verdict="SUPPORTED", comment="x",
-                           reviewer="ana")
+            "rita",
+            "REJECTED",
+            "FAILED",
+        )
+        store.add_override(
+            run_id, "q1/candidate/0", verdict="SUPPORTED", comment="x", reviewer="ana"
+        )
     goto(app, "signoff")
     assert any(w.startswith("STALE") for w in texts(app.warning))
 
@@ -288,12 +295,26 @@ def test_pairwise_page_shows_both_orders_and_flags_disagreement(app, dashboard_d
 
     db, _ = dashboard_db
     pairs = [
-        PairwiseJudgement(case_id="q1", system_a="baseline", system_b="candidate",
-                          preference="TIE", swapped_preference="B", disagreement=True,
-                          needs_review=True, justification="orders disagree", confidence=0.4),
-        PairwiseJudgement(case_id="q2", system_a="baseline", system_b="candidate",
-                          preference="A", swapped_preference="A", justification="A is right",
-                          confidence=0.9),
+        PairwiseJudgement(
+            case_id="q1",
+            system_a="baseline",
+            system_b="candidate",
+            preference="TIE",
+            swapped_preference="B",
+            disagreement=True,
+            needs_review=True,
+            justification="orders disagree",
+            confidence=0.4,
+        ),
+        PairwiseJudgement(
+            case_id="q2",
+            system_a="baseline",
+            system_b="candidate",
+            preference="A",
+            swapped_preference="A",
+            justification="A is right",
+            confidence=0.9,
+        ),
     ]
     report = build_report(run_id="20260103T000000Z-cccccc").model_copy(update={"pairwise": pairs})
     with Store(db) as store:

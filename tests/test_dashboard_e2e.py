@@ -93,7 +93,9 @@ def dashboard_url(example_db) -> Iterator[str]:
     halgate = Path(sys.executable).with_name("halgate")
     proc = subprocess.Popen(
         [str(halgate), "dashboard", "--db", str(example_db[0]), "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -118,8 +120,15 @@ def test_triage_overturn_in_a_real_browser(dashboard_url, example_db):
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--headless",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
         )
         try:
             page = browser.new_page(viewport={"width": 1500, "height": 1300})

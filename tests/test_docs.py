@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import typer.main
-from halgate.cli import app
+from halgate.cli.app import app
 
 from .conftest import REPO
 

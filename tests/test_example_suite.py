@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from halgate.evaluation import load_labels
+from halgate.evaluation.suite_labels import load_labels
+from halgate.inputs.suite import load_suite
 from halgate.models import HallucinationType, Severity
-from halgate.suite import load_suite
 
 from .conftest import EXAMPLE_SUITE
 
@@ -24,8 +24,12 @@ def test_example_suite_loads_with_labels_matching_answers():
 
 def test_candidate_carries_every_type_and_severity():
     suite = load_suite(EXAMPLE_SUITE)
-    claims = [c for lab in load_labels(Path(suite.path) / "labels.jsonl", suite)
-              if lab.system == "candidate" for c in lab.claims]
+    claims = [
+        c
+        for lab in load_labels(Path(suite.path) / "labels.jsonl", suite)
+        if lab.system == "candidate"
+        for c in lab.claims
+    ]
     types = Counter(c.hallucination_type for c in claims if c.hallucination_type)
     sevs = Counter(c.severity for c in claims if c.severity)
     assert set(types) == set(HallucinationType)
@@ -35,6 +39,12 @@ def test_candidate_carries_every_type_and_severity():
 
 def test_every_failure_mode_tag_is_used():
     tags = Counter(t for c in load_suite(EXAMPLE_SUITE).cases for t in c.tags)
-    for tag in ("lookup", "multi-hop", "conflicting-sources", "ambiguous", "should-abstain",
-                "numeric"):
+    for tag in (
+        "lookup",
+        "multi-hop",
+        "conflicting-sources",
+        "ambiguous",
+        "should-abstain",
+        "numeric",
+    ):
         assert tags[tag] >= 4, tag

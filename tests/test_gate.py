@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from halgate.compare import compare_systems
-from halgate.gate import decide, review_queue
-from halgate.metrics import answer_metrics, system_rates
+from halgate.inputs.policy import Policy
 from halgate.models import AnswerAnalysis, Case, GateStatus
-from halgate.policy import Policy
+from halgate.scoring.compare import compare_systems
+from halgate.scoring.gate import decide, review_queue
+from halgate.scoring.metrics import answer_metrics, system_rates
 
 from .conftest import claim
 

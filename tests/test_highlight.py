@@ -6,7 +6,8 @@ import html
 from html.parser import HTMLParser
 
 import pytest
-from halgate.highlight import (
+from halgate.models import Citation, GateDecision, GateReason, GateStatus, Verdict
+from halgate.present.highlight import (
     VERDICT_CLASS,
     citation_span,
     decision_banner,
@@ -15,14 +16,13 @@ from halgate.highlight import (
     safe_id,
     scroll_script,
 )
-from halgate.models import Citation, GateDecision, GateReason, GateStatus, Verdict
 
 from .conftest import claim
 
 PAYLOADS = [
     "<script>alert(1)</script>",
     '<img src=x onerror="alert(1)">',
-    "\"><svg onload=alert(1)>",
+    '"><svg onload=alert(1)>',
     "<a href='javascript:alert(1)'>x</a>",
 ]
 
@@ -72,8 +72,13 @@ def test_untrusted_answer_text_renders_as_text_never_as_markup(payload):
 def test_untrusted_document_text_renders_as_text(payload):
     doc = f"Intro. {payload} The maximum daily dose is 100 mg."
     quote = "The maximum daily dose is 100 mg."
-    cite = Citation(doc_id="d", quote=quote, verified=True, start=doc.index(quote),
-                    end=doc.index(quote) + len(quote))
+    cite = Citation(
+        doc_id="d",
+        quote=quote,
+        verified=True,
+        start=doc.index(quote),
+        end=doc.index(quote) + len(quote),
+    )
     tags = parse(highlight_source(doc, [cite]))
     assert {t for t, _ in tags.tags} <= {"div", "mark"}
     assert "".join(tags.text) == doc
@@ -109,8 +114,13 @@ def test_overlapping_and_out_of_range_spans_keep_markup_well_formed():
 
 def test_source_marks_cited_passage_with_scroll_anchor_and_skips_unverified_quotes():
     doc = "Refunds are issued within 14 days of a return. Opened software cannot be refunded."
-    good = Citation(doc_id="policy", quote="Opened software cannot be refunded.", verified=True,
-                    start=47, end=82)
+    good = Citation(
+        doc_id="policy",
+        quote="Opened software cannot be refunded.",
+        verified=True,
+        start=47,
+        end=82,
+    )
     invented = Citation(doc_id="policy", quote="Refunds take 30 days.", verified=False)
     out = highlight_source(doc, [invented, good], anchor="cite-1")
     marks = [(a.get("id"), a["class"]) for t, a in parse(out).tags if t == "mark"]
@@ -134,10 +144,15 @@ def test_ids_and_scroll_script_cannot_carry_injected_code():
 
 def test_decision_banner_escapes_reasons_and_lists_every_one():
     decision = GateDecision(
-        status=GateStatus.FAILED, exit_code=1, gated_system="<b>cand</b>",
+        status=GateStatus.FAILED,
+        exit_code=1,
+        gated_system="<b>cand</b>",
         reasons=[
-            GateReason(rule="block_on_severity", status=GateStatus.FAILED,
-                       message="1 CRITICAL in <img src=x onerror=alert(1)>"),
+            GateReason(
+                rule="block_on_severity",
+                status=GateStatus.FAILED,
+                message="1 CRITICAL in <img src=x onerror=alert(1)>",
+            ),
             GateReason(rule="max_rate_increase", status=GateStatus.PASSED, message="within"),
         ],
     )

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from halgate.cli import app
-from halgate.engine import run_suite
-from halgate.judges.base import create_judge
-from halgate.judges.llm_batch_ask import apportion
-from halgate.policy import Policy
-from halgate.schemas import load_schema
-from halgate.suite import load_suite
+from halgate.cli.app import app
+from halgate.inputs.policy import Policy
+from halgate.inputs.suite import load_suite
+from halgate.judges.llm.batch_ask import apportion
+from halgate.judges.registry import create_judge
+from halgate.reports.schemas import load_schema
+from halgate.run.engine import run_suite
 from typer.testing import CliRunner
 
 from .conftest import TINY_CASES, TINY_DOCS, load_fake_openai, write_jsonl

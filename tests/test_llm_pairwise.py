@@ -6,20 +6,18 @@ import json
 
 import jsonschema
 import pytest
-from halgate.engine import rescore, run_suite
-from halgate.judges.base import JudgeResult, JudgeTask, create_judge
+from halgate.inputs.policy import Policy
+from halgate.inputs.suite import load_suite
+from halgate.judges.pairwise import OrderVerdict, combine_swapped, prefer_by_claims
+from halgate.judges.protocol import JudgeResult, JudgeTask
+from halgate.judges.registry import create_judge
 from halgate.models import Case, GateStatus, JudgeSpec, Mode, Preference
-from halgate.pairwise import (
-    OrderVerdict,
-    combine_swapped,
-    pairwise_from_results,
-    prefer_by_claims,
-    review_id,
-)
-from halgate.policy import Policy
 from halgate.reports.json_report import report_to_json
-from halgate.schemas import load_schema
-from halgate.suite import load_suite
+from halgate.reports.schemas import load_schema
+from halgate.run.engine import run_suite
+from halgate.run.pairwise import pairwise_from_results
+from halgate.scoring.pairwise_gate import review_id
+from halgate.scoring.rescore import rescore
 
 from .conftest import TINY_CASES
 
@@ -31,16 +29,18 @@ pytestmark = pytest.mark.usefixtures("isolated_llm_env")
 
 
 def llm(fake, tmp_path, **options):
-    return create_judge("llm", base_url=fake.url, api_key=KEY, db=str(tmp_path / "h.db"),
-                        mode="pairwise", **options)
+    return create_judge(
+        "llm", base_url=fake.url, api_key=KEY, db=str(tmp_path / "h.db"), mode="pairwise", **options
+    )
 
 
 def test_position_biased_judge_disagrees_with_itself_and_pairs_go_to_review(
     tiny_suite, fake_openai, tmp_path
 ):
     fake_openai.mode = "prefer-a"  # always prefers whatever is shown first
-    report = run_suite(load_suite(tiny_suite), llm(fake_openai, tmp_path), Policy(),
-                       mode=Mode.PAIRWISE)
+    report = run_suite(
+        load_suite(tiny_suite), llm(fake_openai, tmp_path), Policy(), mode=Mode.PAIRWISE
+    )
     jsonschema.validate(json.loads(report_to_json(report)), load_schema("run_report"))
     assert len(fake_openai.completions()) == 6  # every case judged twice
     # Both orders were asked (requests run concurrently, so in either sequence).
@@ -62,8 +62,9 @@ def test_position_biased_judge_disagrees_with_itself_and_pairs_go_to_review(
 def test_consistent_judge_prefers_the_factual_baseline_and_the_gate_fails(
     tiny_suite, fake_openai, tmp_path
 ):
-    report = run_suite(load_suite(tiny_suite), llm(fake_openai, tmp_path), Policy(),
-                       mode=Mode.PAIRWISE)
+    report = run_suite(
+        load_suite(tiny_suite), llm(fake_openai, tmp_path), Policy(), mode=Mode.PAIRWISE
+    )
     pairs = {p.case_id: p for p in report.pairwise}
     assert pairs["q1"].preference == Preference.A and not pairs["q1"].disagreement
     assert pairs["q3"].preference == Preference.TIE  # identical answers
@@ -79,8 +80,9 @@ def test_consistent_judge_prefers_the_factual_baseline_and_the_gate_fails(
 
 def test_broken_pairwise_reply_is_a_harness_error(tiny_suite, fake_openai, tmp_path):
     fake_openai.script("reply", match=Q1, times=None, content='{"preference": "C"}')
-    report = run_suite(load_suite(tiny_suite), llm(fake_openai, tmp_path), Policy(),
-                       mode=Mode.PAIRWISE)
+    report = run_suite(
+        load_suite(tiny_suite), llm(fake_openai, tmp_path), Policy(), mode=Mode.PAIRWISE
+    )
     pairs = {p.case_id: p for p in report.pairwise}
     assert pairs["q1"].error and pairs["q1"].needs_review
     assert report.decision.status == GateStatus.HARNESS_ERROR
@@ -102,8 +104,12 @@ def test_low_confidence_preference_needs_review():
     [
         ([("SUPPORTED", None)], [("CONTRADICTED", "CRITICAL")], Preference.A, None),
         ([("UNSUPPORTED", "LOW")], [("UNSUPPORTED", "HIGH")], Preference.A, None),
-        ([("SUPPORTED", None)], [("PARTIALLY_SUPPORTED", None)], Preference.A,
-         "higher_consistency"),
+        (
+            [("SUPPORTED", None)],
+            [("PARTIALLY_SUPPORTED", None)],
+            Preference.A,
+            "higher_consistency",
+        ),
         ([("SUPPORTED", None)], [("SUPPORTED", None)], Preference.TIE, None),
         (None, [("SUPPORTED", None)], Preference.B, "other_output_empty"),
     ],
@@ -128,19 +134,30 @@ class ClaimsOnlyJudge:
         out = []
         for t in tasks:
             bad = "CONTRADICTED" if t.case.case_id == "q1" else "SUPPORTED"
-            res = JudgeResult(case_id=t.case.case_id, claims={
-                "baseline": [self.make_claim("SUPPORTED", case_id=t.case.case_id,
-                                             system="baseline")],
-                "candidate": [self.make_claim(bad, severity="HIGH" if bad != "SUPPORTED" else None,
-                                              case_id=t.case.case_id, system="candidate")],
-            })
+            res = JudgeResult(
+                case_id=t.case.case_id,
+                claims={
+                    "baseline": [
+                        self.make_claim("SUPPORTED", case_id=t.case.case_id, system="baseline")
+                    ],
+                    "candidate": [
+                        self.make_claim(
+                            bad,
+                            severity="HIGH" if bad != "SUPPORTED" else None,
+                            case_id=t.case.case_id,
+                            system="candidate",
+                        )
+                    ],
+                },
+            )
             out.append(res)
         return out
 
 
 def test_engine_derives_pairwise_for_a_claims_only_judge(tiny_suite, make_claim):
-    report = run_suite(load_suite(tiny_suite), ClaimsOnlyJudge(make_claim), Policy(),
-                       mode=Mode.PAIRWISE)
+    report = run_suite(
+        load_suite(tiny_suite), ClaimsOnlyJudge(make_claim), Policy(), mode=Mode.PAIRWISE
+    )
     pairs = {p.case_id: p for p in report.pairwise}
     assert pairs["q1"].preference == Preference.A
     assert pairs["q1"].swapped_preference == Preference.A  # symmetry checked in both orders

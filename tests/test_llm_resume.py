@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from halgate.judge_cache import JudgeCache, cache_key
+from halgate.judges.llm.cache import JudgeCache, cache_key
 
 from .conftest import write_jsonl
 
@@ -25,10 +25,20 @@ def make_suite(root: Path) -> Path:
     """Twelve small compare cases, each with its own document."""
     docs, cases, base, cand = [], [], [], []
     for i in range(N_CASES):
-        docs.append({"doc_id": f"d{i}", "text": f"Product {i} ships within {i + 2} days. "
-                     f"Product {i} has a warranty of {i + 1} years."})
-        cases.append({"case_id": f"c{i:02d}", "question": f"How fast does product {i} ship?",
-                      "doc_ids": [f"d{i}"]})
+        docs.append(
+            {
+                "doc_id": f"d{i}",
+                "text": f"Product {i} ships within {i + 2} days. "
+                f"Product {i} has a warranty of {i + 1} years.",
+            }
+        )
+        cases.append(
+            {
+                "case_id": f"c{i:02d}",
+                "question": f"How fast does product {i} ship?",
+                "doc_ids": [f"d{i}"],
+            }
+        )
         base.append({"case_id": f"c{i:02d}", "answer": f"Product {i} ships within {i + 2} days."})
         cand.append({"case_id": f"c{i:02d}", "answer": f"Product {i} ships within {i + 9} days."})
     write_jsonl(root / "documents.jsonl", docs)
@@ -39,14 +49,37 @@ def make_suite(root: Path) -> Path:
 
 
 def command(suite: Path, url: str, db: Path, out: Path, per_call: int) -> list[str]:
-    return [sys.executable, "-m", "halgate.cli", "run", str(suite), "--judge", "llm",
-            "--base-url", url, "--api-key", "sk-resume", "--db", str(db), "--out", str(out),
-            "--concurrency", "2", "-q", "--no-save", "--max-batch", str(per_call)]
+    return [
+        sys.executable,
+        "-m",
+        "halgate.cli",
+        "run",
+        str(suite),
+        "--judge",
+        "llm",
+        "--base-url",
+        url,
+        "--api-key",
+        "sk-resume",
+        "--db",
+        str(db),
+        "--out",
+        str(out),
+        "--concurrency",
+        "2",
+        "-q",
+        "--no-save",
+        "--max-batch",
+        str(per_call),
+    ]
 
 
 def env(tmp_path: Path) -> dict[str, str]:
-    e = {k: v for k, v in os.environ.items()
-         if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALGATE_MODEL", "HALGATE_DB")}
+    e = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALGATE_MODEL", "HALGATE_DB")
+    }
     e["HOME"] = str(tmp_path)
     return e
 
@@ -62,8 +95,11 @@ def stable(report: dict) -> dict:
 def request_key(body: dict) -> str:
     """The cache key of a request as the judge computes it (a batch's or a single case's)."""
     if '<case id="' in body["messages"][-1]["content"]:
-        return cache_key("compare-batch-v1", body["model"],
-                         {"kind": "claims_batch", "messages": body["messages"]})
+        return cache_key(
+            "compare-batch-v1",
+            body["model"],
+            {"kind": "claims_batch", "messages": body["messages"]},
+        )
     return cache_key("compare-v1", body["model"], {"kind": "claims", "messages": body["messages"]})
 
 
@@ -74,8 +110,9 @@ def test_killed_run_resumes_without_repeating_completed_calls(tmp_path, fake_ope
     n_calls = N_CASES // per_call
     db, out = tmp_path / "h.db", tmp_path / "r.json"
     cmd = command(suite, fake_openai.url, db, out, per_call)
-    proc = subprocess.Popen(cmd, env=env(tmp_path), cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd, env=env(tmp_path), cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.time() + 60
     while sum(r.outcome == "answered" for r in fake_openai.completions()) < 5 // per_call + 1:
         assert time.time() < deadline and proc.poll() is None, "run ended before the kill"
@@ -97,8 +134,9 @@ def test_killed_run_resumes_without_repeating_completed_calls(tmp_path, fake_ope
 
     fresh_out = tmp_path / "fresh.json"
     fresh_cmd = command(suite, fake_openai.url, tmp_path / "fresh.db", fresh_out, per_call)
-    fresh = subprocess.run(fresh_cmd, env=env(tmp_path), cwd=tmp_path, capture_output=True,
-                           text=True)
+    fresh = subprocess.run(
+        fresh_cmd, env=env(tmp_path), cwd=tmp_path, capture_output=True, text=True
+    )
     assert fresh.returncode == rerun.returncode
     resumed = json.loads(out.read_text())
     assert stable(resumed) == stable(json.loads(fresh_out.read_text()))

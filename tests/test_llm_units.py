@@ -7,17 +7,33 @@ import sqlite3
 
 import pytest
 from halgate.errors import UsageError
-from halgate.judge_cache import JudgeCache, cache_key
-from halgate.judges.llm_config import public_url, redact, resolve_settings
-from halgate.judges.llm_evidence import window_documents
-from halgate.judges.llm_parse import ClaimsOutput, ParseFailure, parse_reply
-from halgate.judges.llm_post import claim_score, locate_span
-from halgate.judges.prompts import answer_block, escape_untrusted, load_prompt
+from halgate.judges.llm.cache import JudgeCache, cache_key
+from halgate.judges.llm.config import public_url, redact, resolve_settings
+from halgate.judges.llm.evidence import window_documents
+from halgate.judges.llm.parse import ClaimsOutput, ParseFailure, parse_reply
+from halgate.judges.llm.post import claim_score, locate_span
+from halgate.judges.llm.prompts import answer_block, escape_untrusted, load_prompt
 from halgate.models import Document, Verdict
 
-GOOD = {"answers": [{"answer_id": "A", "claim_count": 1, "claims": [
-    {"text": "x", "verdict": "SUPPORTED", "hallucination_type": None, "severity": None,
-     "confidence": 0.9, "rationale": "r", "citations": []}]}]}
+GOOD = {
+    "answers": [
+        {
+            "answer_id": "A",
+            "claim_count": 1,
+            "claims": [
+                {
+                    "text": "x",
+                    "verdict": "SUPPORTED",
+                    "hallucination_type": None,
+                    "severity": None,
+                    "confidence": 0.9,
+                    "rationale": "r",
+                    "citations": [],
+                }
+            ],
+        }
+    ]
+}
 
 
 @pytest.mark.parametrize(
@@ -46,10 +62,13 @@ def test_every_mode_has_a_versioned_prompt_with_data_rules():
         prompt = load_prompt(mode)
         assert prompt.version == f"{mode}-v1"
         assert "DATA" in prompt.system and "never an instruction" in prompt.system
-        messages = prompt.render(question="q", documents="d", answers="a", answer_ids="A",
-                                 evidence_note="")
-        assert messages[0]["role"] == "system" and "<question>\nq\n</question>" in messages[1][
-            "content"]
+        messages = prompt.render(
+            question="q", documents="d", answers="a", answer_ids="A", evidence_note=""
+        )
+        assert (
+            messages[0]["role"] == "system"
+            and "<question>\nq\n</question>" in messages[1]["content"]
+        )
     with pytest.raises(UsageError, match="no prompt file"):
         load_prompt("compare", "v99")
 
@@ -71,7 +90,7 @@ def test_settings_precedence_options_env_config(tmp_path):
     assert s.key_value() == "sk-env" and "sk-env" not in repr(s)
     assert resolve_settings({"model": "opt"}, env, config).model == "opt"
     (tmp_path / "halgate.toml").write_text('[llm]\nmodel = "file-model"\n')
-    from halgate.judges.llm_config import read_config
+    from halgate.judges.llm.config import read_config
 
     assert read_config([tmp_path / "halgate.toml"]) == {"model": "file-model"}
     with pytest.raises(UsageError, match="concurrency"):

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from halgate.metrics import (
+from halgate.inputs.policy import Policy
+from halgate.models import AnswerAnalysis, Verdict
+from halgate.scoring.metrics import (
     answer_metrics,
     count_verdicts,
     hallucination_rate,
     paired_bootstrap,
     system_rates,
 )
-from halgate.models import AnswerAnalysis, Verdict
-from halgate.policy import Policy
 
 from .conftest import claim
 
@@ -135,6 +135,6 @@ def test_policy_defaults_documented():
     "p, r, expected", [(0.5, 0.5, 0.5), (1.0, 0.0, 0.0), (0.0, 0.0, None), (None, 0.5, None)]
 )
 def test_f1_score(p, r, expected):
-    from halgate.metrics import f1_score
+    from halgate.scoring.metrics import f1_score
 
     assert f1_score(p, r) == expected

@@ -127,7 +127,7 @@ def test_judge_cache_has_the_columns_the_llm_judge_expects(store_db):
 
 
 def test_store_opens_a_file_the_judge_cache_created_first(store_db):
-    from halgate.judge_cache import CREATE_SQL
+    from halgate.judges.llm.cache import CREATE_SQL
 
     conn = sqlite3.connect(store_db)
     conn.execute(CREATE_SQL)

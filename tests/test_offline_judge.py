@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from halgate.judges.base import JudgeTask, create_judge, judge_names
-from halgate.judges.offline import OfflineJudge, load_calibration
+from halgate.judges.offline.judge import OfflineJudge, load_calibration
+from halgate.judges.protocol import JudgeTask
+from halgate.judges.registry import create_judge, judge_names
 from halgate.models import Case, ClaimJudgement, Document, HallucinationType, Severity, Verdict
 
 V, T = Verdict, HallucinationType

@@ -9,24 +9,39 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from halgate.calibration import best_threshold, fit_logistic
-from halgate.claim_model import FEATURES, aggregate, centre, is_refusal, load_models, model_for
-from halgate.cli import app
-from halgate.judges.base import JudgeTask
-from halgate.judges.offline import OfflineJudge, load_calibration
+from halgate.cli.app import app
+from halgate.evaluation.calibrate import best_threshold, fit_logistic
+from halgate.inputs.policy import SeverityRules
+from halgate.judges.offline.claim_model import (
+    FEATURES,
+    aggregate,
+    centre,
+    is_refusal,
+    load_models,
+    model_for,
+)
+from halgate.judges.offline.judge import OfflineJudge, load_calibration
+from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, HallucinationType, Severity, Verdict
-from halgate.policy import SeverityRules
-from halgate.severity import assign_severity
+from halgate.scoring.severity import assign_severity
 from typer.testing import CliRunner
 
 V = Verdict
 RECORD = Document(
     doc_id="biz",
-    text=json.dumps({
-        "name": "Taffy's Pizza", "city": "Santa Barbara", "state": "CA",
-        "attributes": {"WiFi": "free", "RestaurantsTakeOut": True, "Music": None,
-                       "DogsAllowed": False},
-    }),
+    text=json.dumps(
+        {
+            "name": "Taffy's Pizza",
+            "city": "Santa Barbara",
+            "state": "CA",
+            "attributes": {
+                "WiFi": "free",
+                "RestaurantsTakeOut": True,
+                "Music": None,
+                "DogsAllowed": False,
+            },
+        }
+    ),
 )
 
 
@@ -51,8 +66,10 @@ def test_record_claims_by_the_rules(answer: str, verdict: Verdict) -> None:
 
 @pytest.mark.parametrize(
     ("answer", "word"),
-    [("Taffy's Pizza offers takeout.", "takeout"),  # key RestaurantsTakeOut, parts joined
-     ("Taffy's Pizza is in Santa Barbara, California.", "California")],  # state code CA
+    [
+        ("Taffy's Pizza offers takeout.", "takeout"),  # key RestaurantsTakeOut, parts joined
+        ("Taffy's Pizza is in Santa Barbara, California.", "California"),
+    ],  # state code CA
 )
 def test_record_keys_and_state_codes_match_paraphrases(answer: str, word: str) -> None:
     (claim,) = judge(answer, [RECORD])
@@ -74,10 +91,14 @@ def test_a_null_field_named_by_a_generic_key_word_fills_no_gap() -> None:
 
 
 def test_a_number_from_an_unrelated_sentence_does_not_back_the_claim() -> None:
-    doc = Document(doc_id="terms", text=(
-        "After the fixed term ends, the tenant may end the tenancy by giving at least one "
-        "month's written notice. The agent may inspect the property with 24 hours' written "
-        "notice, no more than once every three months."))
+    doc = Document(
+        doc_id="terms",
+        text=(
+            "After the fixed term ends, the tenant may end the tenancy by giving at least one "
+            "month's written notice. The agent may inspect the property with 24 hours' written "
+            "notice, no more than once every three months."
+        ),
+    )
     (claim,) = judge("After the fixed term, you must give three months' written notice.", [doc])
     assert claim.verdict in (V.CONTRADICTED, V.UNSUPPORTED), claim.rationale
 
@@ -91,16 +112,19 @@ def test_a_number_from_an_unrelated_sentence_does_not_back_the_claim() -> None:
 )
 def test_a_hedge_firmed_into_a_dose_is_critical_in_medicine(text: str, expected: Severity) -> None:
     case = Case(case_id="m", question="", domain="medical")
-    got = assign_severity(V.UNSUPPORTED, HallucinationType.OMISSION_AS_FACT, text, case,
-                          SeverityRules())
+    got = assign_severity(
+        V.UNSUPPORTED, HallucinationType.OMISSION_AS_FACT, text, case, SeverityRules()
+    )
     assert got == expected
 
 
 @pytest.mark.parametrize(
     ("answer", "refusal"),
-    [("Unable to answer based on given passages.", True),
-     ("The passages do not provide information about the fee.", True),
-     ("The fee is $5.", False)],
+    [
+        ("Unable to answer based on given passages.", True),
+        ("The passages do not provide information about the fee.", True),
+        ("The fee is $5.", False),
+    ],
 )
 def test_refusals_are_recognised(answer: str, refusal: bool) -> None:
     assert is_refusal(answer) is refusal
@@ -113,8 +137,10 @@ def test_answer_aggregates(how: str, expected: float) -> None:
     assert aggregate(np.array([0.8, 0.2, 0.5]), how) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize(("score", "threshold", "expected"),
-                         [(0.2, 0.2, 0.5), (0.1, 0.2, 0.25), (0.6, 0.2, 0.75), (0.0, 0.3, 0.0)])
+@pytest.mark.parametrize(
+    ("score", "threshold", "expected"),
+    [(0.2, 0.2, 0.5), (0.1, 0.2, 0.25), (0.6, 0.2, 0.75), (0.0, 0.3, 0.0)],
+)
 def test_centre_puts_the_threshold_at_one_half(score, threshold, expected) -> None:
     assert centre(score, threshold) == pytest.approx(expected)
 
@@ -146,10 +172,19 @@ def test_the_shipped_calibration_loads_with_a_model_per_task() -> None:
 def _tiny_benchmark(path: Path) -> None:
     """Synthetic QA rows: faithful answers copy the document, hallucinated ones invent."""
     rnd = random.Random(7)
-    facts = ["The museum opens at 9 am", "Tickets cost 12 dollars", "The cafe serves soup",
-             "Guided tours run on Sundays", "Parking is free for visitors"]
-    fakes = ["The museum has a rooftop cinema", "Children receive golden medals",
-             "The founder sailed to Brazil", "Dinosaur bones arrived by zeppelin"]
+    facts = [
+        "The museum opens at 9 am",
+        "Tickets cost 12 dollars",
+        "The cafe serves soup",
+        "Guided tours run on Sundays",
+        "Parking is free for visitors",
+    ]
+    fakes = [
+        "The museum has a rooftop cinema",
+        "Children receive golden medals",
+        "The founder sailed to Brazil",
+        "Dinosaur bones arrived by zeppelin",
+    ]
     with path.open("w") as f:
         for i in range(60):
             doc = ". ".join(rnd.sample(facts, 4)) + "."
@@ -158,11 +193,20 @@ def _tiny_benchmark(path: Path) -> None:
             answer = f"{first}. {rnd.choice(fakes)}." if bad else f"{first}."
             at = len(first) + 2
             spans = [{"start": at, "end": len(answer), "text": answer[at:]}] if bad else []
-            f.write(json.dumps({
-                "id": f"row-{i}", "task": "qa", "question": "Tell me about the museum.",
-                "documents": [{"doc_id": "d", "text": doc}], "answer": answer,
-                "label": "hallucinated" if bad else "faithful", "spans": spans,
-            }) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": f"row-{i}",
+                        "task": "qa",
+                        "question": "Tell me about the museum.",
+                        "documents": [{"doc_id": "d", "text": doc}],
+                        "answer": answer,
+                        "label": "hallucinated" if bad else "faithful",
+                        "spans": spans,
+                    }
+                )
+                + "\n"
+            )
 
 
 def test_calibrate_is_deterministic_and_its_file_drives_the_judge(tmp_path: Path) -> None:
@@ -171,8 +215,20 @@ def test_calibrate_is_deterministic_and_its_file_drives_the_judge(tmp_path: Path
     runner = CliRunner()
     outs = []
     for name in ("a.json", "b.json"):
-        res = runner.invoke(app, ["calibrate", "--benchmark", str(bench), "--part", "all",
-                                  "--seed", "0", "--out", str(tmp_path / name)])
+        res = runner.invoke(
+            app,
+            [
+                "calibrate",
+                "--benchmark",
+                str(bench),
+                "--part",
+                "all",
+                "--seed",
+                "0",
+                "--out",
+                str(tmp_path / name),
+            ],
+        )
         assert res.exit_code == 0, res.output
         outs.append((tmp_path / name).read_text())
     assert outs[0] == outs[1]
@@ -181,8 +237,13 @@ def test_calibrate_is_deterministic_and_its_file_drives_the_judge(tmp_path: Path
     doc = Document(doc_id="d", text="The museum opens at 9 am. Tickets cost 12 dollars.")
     case = Case(case_id="x", question="", domain="qa", tags=["qa"])
     j = OfflineJudge(calibration=tmp_path / "a.json")
-    claims = j.judge_task(JudgeTask(case=case, documents=[doc], answers={"s": (
-        "The museum opens at 9 am. The founder sailed to Brazil.")})).claims["s"]
+    claims = j.judge_task(
+        JudgeTask(
+            case=case,
+            documents=[doc],
+            answers={"s": ("The museum opens at 9 am. The founder sailed to Brazil.")},
+        )
+    ).claims["s"]
     assert claims[0].score < claims[1].score and claims[1].verdict in (V.UNSUPPORTED,)
     assert all((c.score >= 0.5) == (c.verdict in (V.UNSUPPORTED, V.CONTRADICTED)) for c in claims)
 
@@ -190,6 +251,16 @@ def test_calibrate_is_deterministic_and_its_file_drives_the_judge(tmp_path: Path
 def test_calibrate_refuses_the_holdout(tmp_path: Path) -> None:
     bench = tmp_path / "bench.jsonl"
     _tiny_benchmark(bench)
-    res = CliRunner().invoke(app, ["calibrate", "--benchmark", str(bench), "--part", "holdout",
-                                   "--out", str(tmp_path / "x.json")])
+    res = CliRunner().invoke(
+        app,
+        [
+            "calibrate",
+            "--benchmark",
+            str(bench),
+            "--part",
+            "holdout",
+            "--out",
+            str(tmp_path / "x.json"),
+        ],
+    )
     assert res.exit_code != 0 and "holdout" in res.output

@@ -5,29 +5,43 @@ from __future__ import annotations
 import json
 
 import pytest
-from halgate.judges.base import JudgeTask
-from halgate.judges.offline import OfflineJudge
+from halgate.evidence.index import evidence_index
+from halgate.judges.offline.judge import OfflineJudge
+from halgate.judges.offline.opening_hours import claimed_days, claimed_times, wrong_days
+from halgate.judges.offline.record_checks import case_facts, record_conflicts
+from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
-from halgate.opening_hours import claimed_days, claimed_times, wrong_days
-from halgate.record_checks import case_facts, record_conflicts
-from halgate.retrieval import evidence_index
-from halgate.text import tokenize
+from halgate.text.words import tokenize
 
 RECORD = Document(
     doc_id="biz",
-    text=json.dumps({
-        "name": "The Lark", "address": "131 Anacapa St", "city": "Santa Barbara",
-        "hours": {"Monday": "0:0-0:0", "Tuesday": "17:0-21:0", "Wednesday": "17:0-21:0",
-                  "Thursday": "17:0-21:0", "Friday": "17:0-22:0", "Saturday": "17:0-22:0",
-                  "Sunday": "17:0-21:0"},
-        "attributes": {
-            "BusinessParking": {"garage": False, "street": True, "lot": False, "valet": False},
-            "RestaurantsReservations": True, "RestaurantsTakeOut": False, "WiFi": "free",
-            "OutdoorSeating": True, "Alcohol": "none", "Music": None,
-            "Ambience": {"upscale": False, "trendy": True, "casual": False},
-        },
-        "review_info": [{"review_text": "An upscale feel, a lot of wines, lovely patio."}],
-    }),
+    text=json.dumps(
+        {
+            "name": "The Lark",
+            "address": "131 Anacapa St",
+            "city": "Santa Barbara",
+            "hours": {
+                "Monday": "0:0-0:0",
+                "Tuesday": "17:0-21:0",
+                "Wednesday": "17:0-21:0",
+                "Thursday": "17:0-21:0",
+                "Friday": "17:0-22:0",
+                "Saturday": "17:0-22:0",
+                "Sunday": "17:0-21:0",
+            },
+            "attributes": {
+                "BusinessParking": {"garage": False, "street": True, "lot": False, "valet": False},
+                "RestaurantsReservations": True,
+                "RestaurantsTakeOut": False,
+                "WiFi": "free",
+                "OutdoorSeating": True,
+                "Alcohol": "none",
+                "Music": None,
+                "Ambience": {"upscale": False, "trendy": True, "casual": False},
+            },
+            "review_info": [{"review_text": "An upscale feel, a lot of wines, lovely patio."}],
+        }
+    ),
 )
 
 
@@ -45,13 +59,13 @@ def conflicts(text: str) -> list[str]:
         ("It also offers takeout.", "attributes.RestaurantsTakeOut = false"),
         ("You can get take-out there.", "attributes.RestaurantsTakeOut = false"),
         ("They do not take reservations.", "attributes.RestaurantsReservations = true"),
-        ("There is no WiFi.", "attributes.WiFi = \"free\""),
-        ("The bar serves alcohol.", "attributes.Alcohol = \"none\""),
+        ("There is no WiFi.", 'attributes.WiFi = "free"'),
+        ("The bar serves alcohol.", 'attributes.Alcohol = "none"'),
         ("Guests can use the parking garage.", "attributes.BusinessParking.garage = false"),
-        ("It is closed on Tuesdays.", "hours.Tuesday = \"17:0-21:0\""),
+        ("It is closed on Tuesdays.", 'hours.Tuesday = "17:0-21:0"'),
         ("Reservations are not accepted.", "attributes.RestaurantsReservations = true"),
-        ("It is open Tuesday to Saturday from 5 PM to 9 PM.", "hours.Friday = \"17:0-22:0\""),
-        ("On weekends it closes at 10:30 PM.", "hours.Saturday = \"17:0-22:0\""),
+        ("It is open Tuesday to Saturday from 5 PM to 9 PM.", 'hours.Friday = "17:0-22:0"'),
+        ("On weekends it closes at 10:30 PM.", 'hours.Saturday = "17:0-22:0"'),
     ],
 )
 def test_a_claim_that_turns_a_field_around_is_caught(claim: str, field: str) -> None:
@@ -112,12 +126,15 @@ def test_the_judge_contradicts_the_claim_and_cites_the_field() -> None:
 
 
 def test_a_day_the_listing_leaves_out_is_closed_and_the_listing_is_cited() -> None:
-    week = {d: "10:0-20:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
-                                      "Saturday")}
+    week = {
+        d: "10:0-20:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+    }
     shop = Document(doc_id="shop", text=json.dumps({"name": "Corner Deli", "hours": week}))
     case = Case(case_id="c2", question="")
-    answers = {"s": "Corner Deli is open from 10 AM to 8 PM every day of the week.",
-               "t": "Corner Deli is open Monday to Saturday from 10 AM to 8 PM."}
+    answers = {
+        "s": "Corner Deli is open from 10 AM to 8 PM every day of the week.",
+        "t": "Corner Deli is open Monday to Saturday from 10 AM to 8 PM.",
+    }
     task = JudgeTask(case=case, documents=[shop], answers=answers)
     result = OfflineJudge(use_model=False).judge_task(task).claims
     (wrong,), (right,) = result["s"], result["t"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from halgate.errors import ReportError
 from halgate.reports.json_report import parse_report, validate_report_data
-from halgate.schemas import PUBLISHED, schema_path, schema_text
+from halgate.reports.schemas import PUBLISHED, schema_path, schema_text
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -24,10 +24,10 @@ def test_invalid_report_is_rejected_with_path():
 
 
 def _report_with_bad_claim(tiny_suite, copies: int, bad_index: int):
-    from halgate.engine import run_suite
-    from halgate.judges.base import create_judge
-    from halgate.policy import Policy
-    from halgate.suite import load_suite
+    from halgate.inputs.policy import Policy
+    from halgate.inputs.suite import load_suite
+    from halgate.judges.registry import create_judge
+    from halgate.run.engine import run_suite
 
     report = run_suite(load_suite(tiny_suite), create_judge("offline"), Policy())
     template = next(a for a in report.analyses if a.claims)
@@ -38,8 +38,9 @@ def _report_with_bad_claim(tiny_suite, copies: int, bad_index: int):
 
 
 @pytest.mark.parametrize("copies, bad_index", [(10, 7), (2400, 1500)])  # in-process, processes
-def test_report_writer_rejects_a_bad_analysis_with_its_path(tiny_suite, tmp_path, copies,
-                                                           bad_index):
+def test_report_writer_rejects_a_bad_analysis_with_its_path(
+    tiny_suite, tmp_path, copies, bad_index
+):
     from halgate.reports.json_report import write_report
 
     report = _report_with_bad_claim(tiny_suite, copies, bad_index)

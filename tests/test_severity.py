@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from halgate.inputs.policy import SeverityRules
 from halgate.models import Case, HallucinationType, Severity, Verdict
-from halgate.policy import SeverityRules
-from halgate.severity import assign_severity, has_specifics, is_critical_fact
+from halgate.scoring.severity import assign_severity, has_specifics, is_critical_fact
 
 V, T, S = Verdict, HallucinationType, Severity
 MED = Case(case_id="m", question="q", domain="medication", risk_level=S.CRITICAL)

@@ -250,8 +250,8 @@ def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path):
 
 
 def test_pairwise_case_needing_a_person_is_reviewed_by_comment(store_db):
-    from halgate.engine import rescore
     from halgate.models import PairwiseJudgement
+    from halgate.scoring.rescore import rescore
 
     pair = PairwiseJudgement(
         case_id="q1",
@@ -280,7 +280,7 @@ def test_pairwise_case_needing_a_person_is_reviewed_by_comment(store_db):
 def test_a_summary_computed_by_the_caller_is_listed_and_never_replaced_by_an_older_one(
     store_db,
 ):
-    from halgate.store import effective as eff
+    from halgate.review import effective as eff
 
     store, run_id = saved(store_db)
     judged = store.load_report(run_id)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from halgate.errors import SuiteError
-from halgate.suite import load_suite
+from halgate.inputs.suite import load_suite
 
 from .conftest import write_jsonl
 
@@ -62,8 +62,10 @@ def test_every_problem_reported_at_once(tiny_suite):
 
 
 def test_unknown_field_and_missing_answer(tiny_suite):
-    write_jsonl(tiny_suite / "answers" / "baseline.jsonl",
-                [{"case_id": "q1", "answer": "a", "anwser": "typo"}])
+    write_jsonl(
+        tiny_suite / "answers" / "baseline.jsonl",
+        [{"case_id": "q1", "answer": "a", "anwser": "typo"}],
+    )
     with pytest.raises(SuiteError) as info:
         load_suite(tiny_suite)
     text = "\n".join(info.value.problems)
@@ -75,9 +77,19 @@ def test_cli_exits_4_and_writes_nothing(tiny_suite, tmp_path):
     break_suite(tiny_suite)
     out = tmp_path / "r.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "halgate.cli", "run", str(tiny_suite), "--out", str(out), "-q",
-         "--no-save"],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "halgate.cli",
+            "run",
+            str(tiny_suite),
+            "--out",
+            str(out),
+            "-q",
+            "--no-save",
+        ],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 4, proc.stderr
     assert "cases.jsonl:2:" in proc.stderr and "cases.jsonl:5:" in proc.stderr

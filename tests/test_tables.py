@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import pytest
-from halgate.tables import CLAIM_COLUMNS, ClaimFilter, claims_frame, filter_claims
+from halgate.present.tables import CLAIM_COLUMNS, ClaimFilter, claims_frame, filter_claims
 
 
 @pytest.fixture
 def frame(make_report):
     report = make_report()
-    unverified = report.analyses[1].claims[0].model_copy(
-        update={"citations": [report.analyses[1].claims[0].citations[0].model_copy(
-            update={"verified": False})]}
+    unverified = (
+        report.analyses[1]
+        .claims[0]
+        .model_copy(
+            update={
+                "citations": [
+                    report.analyses[1].claims[0].citations[0].model_copy(update={"verified": False})
+                ]
+            }
+        )
     )
     uncited = report.analyses[3].claims[0].model_copy(update={"citations": []})
     analyses = list(report.analyses)

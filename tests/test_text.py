@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from halgate.quantities import comparable, extract_quantities, quantity_matches
-from halgate.text import (
+from halgate.text.quantities import comparable, extract_quantities, quantity_matches
+from halgate.text.words import (
     content_stems,
     hedge_cues,
     hedge_scope,

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..gate import review_queue
-from ..metrics import is_hallucinated
+from ..inputs.policy import Policy
 from ..models import ClaimJudgement, RunReport
-from ..policy import Policy
+from ..scoring.gate import review_queue
+from ..scoring.metrics import is_hallucinated
 
 
 class OverrideLike(Protocol):

@@ -15,8 +15,8 @@ from pydantic import ValidationError
 
 from ..errors import ReportError
 from ..models import RunReport
-from ..parallel import worker_count
-from ..schemas import load_schema
+from ..run.parallel import worker_count
+from .schemas import load_schema
 
 
 @lru_cache(maxsize=1)

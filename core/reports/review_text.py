@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..models import ClaimJudgement, GateDecision
-from ..store.models import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
+from ..models.review import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
 from .summary import pct, signed_pct
 
 

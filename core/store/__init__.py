@@ -2,15 +2,14 @@
 
 Typical use (CLI and dashboard alike)::
 
-    from halgate.store import Store
+    from . import Store
     with Store("halgate.db") as store:
         run_id = store.save_run(report)
         store.add_override(run_id, claim_id, verdict="SUPPORTED", comment="...", reviewer="ana")
         decision = store.effective_report(run_id).decision
 """
 
-from .effective import apply_override, effective_report, judge_agreement
-from .models import (
+from ..models.review import (
     AgreementCell,
     AuditEntry,
     JudgeAgreement,
@@ -20,6 +19,7 @@ from .models import (
     SignOff,
     SignOffDecision,
 )
+from ..review.effective import apply_override, effective_report, judge_agreement
 from .schema import SCHEMA_VERSION
 from .store import Store
 

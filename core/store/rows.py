@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..models import ClaimJudgement, HallucinationType, RunReport, Severity, Verdict
-from .models import Override, RunRow, SignOff
+from ..models.review import Override, RunRow, SignOff
 
 _ENUMS: dict[str, type[StrEnum]] = {
     "verdict": Verdict,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import PermissionDeniedError, UsageError
-from ..policy import Policy
-from . import effective as eff
-from .models import SignOff, SignOffDecision
+from ..inputs.policy import Policy
+from ..models.review import SignOff, SignOffDecision
+from ..review import effective as eff
 from .rows import now, signoff_of
 
 if TYPE_CHECKING:

@@ -20,8 +20,9 @@ from sqlite_utils import Database
 
 from ..errors import NotFoundError, StoreError, UsageError
 from ..models import RunReport
-from . import effective as eff
-from .models import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
+from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
+from ..review import effective as eff
+from ..review.queue import review_ids
 from .rows import claim_row, enum_or_none, now, override_of, run_columns, run_row_of
 from .schema import migrate, schema_version
 from .signoffs import SignOffMixin
@@ -299,7 +300,7 @@ class Store(SignOffMixin):
                 reviewed=i in latest,
                 latest_override=latest.get(i),
             )
-            for i in eff.review_ids(judged, effective)
+            for i in review_ids(judged, effective)
         ]
 
     def judge_agreement(self, run_id: str) -> JudgeAgreement:

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
-from halgate.charts import (
+from halgate.dashboard import components, loaders, state
+from halgate.present.charts import (
     severity_shift_chart,
     tag_shift_chart,
     transitions_chart,
     type_shift_chart,
 )
-from halgate.dashboard import components, loaders, state
-from halgate.tables import verdict_transitions
+from halgate.present.tables import verdict_transitions
 
 db, run_id, version, report = components.open_run_page("Overview")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
-from halgate.charts import judge_health_chart, rate_trend_chart
 from halgate.dashboard import actions, components, loaders, state
-from halgate.judges.base import judge_names
-from halgate.tables import trend_rows
+from halgate.judges.registry import judge_names
+from halgate.present.charts import judge_health_chart, rate_trend_chart
+from halgate.present.tables import trend_rows
 
 HEALTH_RUNS = 12
 HEALTH_AUTO_CLAIMS = 50_000

@@ -16,12 +16,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from halgate.engine import run_suite  # noqa: E402
-from halgate.judges.base import create_judge  # noqa: E402
-from halgate.policy import Policy  # noqa: E402
+from halgate.inputs.policy import Policy  # noqa: E402
+from halgate.inputs.suite import load_suite  # noqa: E402
+from halgate.judges.registry import create_judge  # noqa: E402
+from halgate.review import effective as eff  # noqa: E402
+from halgate.run.engine import run_suite  # noqa: E402
 from halgate.store import Store  # noqa: E402
-from halgate.store import effective as eff  # noqa: E402
-from halgate.suite import load_suite  # noqa: E402
 from synthetic import write_suite  # noqa: E402
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"

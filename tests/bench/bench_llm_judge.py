@@ -20,10 +20,10 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from halgate.engine import run_suite  # noqa: E402
-from halgate.judges.base import create_judge  # noqa: E402
-from halgate.policy import Policy  # noqa: E402
-from halgate.suite import load_suite  # noqa: E402
+from halgate.inputs.policy import Policy  # noqa: E402
+from halgate.inputs.suite import load_suite  # noqa: E402
+from halgate.judges.registry import create_judge  # noqa: E402
+from halgate.run.engine import run_suite  # noqa: E402
 from synthetic import write_suite  # noqa: E402
 
 FAKE = Path(__file__).resolve().parents[1] / "fake_openai.py"

@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from halgate.engine import run_suite  # noqa: E402
-from halgate.judges.base import create_judge  # noqa: E402
-from halgate.policy import Policy  # noqa: E402
+from halgate.inputs.policy import Policy  # noqa: E402
+from halgate.inputs.suite import load_suite  # noqa: E402
+from halgate.judges.registry import create_judge  # noqa: E402
 from halgate.reports.json_report import write_report  # noqa: E402
-from halgate.suite import load_suite  # noqa: E402
+from halgate.run.engine import run_suite  # noqa: E402
 from synthetic import write_suite  # noqa: E402
 
 
@@ -34,11 +34,15 @@ def main(n_cases: int = 10_000) -> None:
     claims = sum(len(a.claims) for a in report.analyses)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"cases {n_cases}, answers {len(report.analyses)}, claims {claims}")
-    print(f"load {t1 - t0:.1f}s  judge+aggregate {t2 - t1:.1f}s  write report {t3 - t2:.1f}s  "
-          f"total {t3 - t0:.1f}s")
+    print(
+        f"load {t1 - t0:.1f}s  judge+aggregate {t2 - t1:.1f}s  write report {t3 - t2:.1f}s  "
+        f"total {t3 - t0:.1f}s"
+    )
     print(f"throughput {claims / (t2 - t1):,.0f} claims/s; peak memory {peak_mb:,.0f} MB")
-    print(f"decision {report.decision.status.value}; candidate micro rate "
-          f"{report.rates['candidate'].micro_rate:.3f}")
+    print(
+        f"decision {report.decision.status.value}; candidate micro rate "
+        f"{report.rates['candidate'].micro_rate:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,65 @@
+"""`halgate eval-judge`: score a judge against a suite's labels or a benchmark file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import HalgateError, UsageError
+from .app import JudgeOpt, app, fail, out
+
+
+@app.command("eval-judge")
+def eval_judge(
+    suite: Annotated[Path | None, typer.Argument(help="Suite folder with labels.jsonl.")] = None,
+    benchmark: Annotated[
+        Path | None,
+        typer.Option(
+            help="Benchmark JSONL (id, task, documents, answer, label, spans) instead of a suite."
+        ),
+    ] = None,
+    judge: JudgeOpt = "offline",
+    task: Annotated[str | None, typer.Option(help="Only rows of this task (e.g. qa).")] = None,
+    part: Annotated[
+        str, typer.Option(help="Benchmark rows: all, tune or holdout (a fixed split by id hash).")
+    ] = "all",
+    limit: Annotated[int | None, typer.Option(help="Score at most N rows (shuffled).")] = None,
+    seed: Annotated[int, typer.Option(help="Shuffle seed used with --limit.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Score a judge against labels: a suite's labels.jsonl or a benchmark file."""
+    from ..judges.registry import create_judge
+
+    if (suite is None) == (benchmark is None):
+        raise fail(UsageError("give either a SUITE folder or --benchmark FILE"))
+    if part not in {"all", "tune", "holdout"}:
+        raise fail(UsageError(f"--part must be all, tune or holdout, not {part!r}"))
+    try:
+        j = create_judge(judge)
+        if benchmark is not None:
+            text, data = _eval_benchmark(j, benchmark, task, part, limit, seed, quiet)
+        else:
+            from ..evaluation.suite_labels import evaluate_judge_on_suite, scores_table
+            from ..inputs.suite import load_suite
+
+            scores = evaluate_judge_on_suite(load_suite(suite), j)
+            text, data = scores_table(scores), scores.model_dump(mode="json")
+    except HalgateError as exc:
+        raise fail(exc) from None
+    if as_json:
+        out.print_json(data=data)
+    else:
+        out.print(text, markup=False, end="")
+
+
+def _eval_benchmark(judge, path, task, part, limit, seed, quiet):
+    from ..evaluation.benchmark import benchmark_table, evaluate_benchmark, load_benchmark
+    from ..run.progress import judge_progress
+
+    rows = load_benchmark(path, task, part, limit, seed)
+    with judge_progress(len(rows), enabled=not quiet) as tick:
+        result = evaluate_benchmark(judge, rows, progress=tick)
+    return benchmark_table(result), result

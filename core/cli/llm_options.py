@@ -1,0 +1,117 @@
+"""The `run` command's judge options (model, endpoint, key, concurrency, batching), dry run.
+
+Kept beside ``cli.py`` so the command stays a thin face: options are parsed there and handed
+to ``build_judge``; a dry run plans and renders every request and prints what it would cost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ..errors import UsageError
+from ..models import Mode
+
+if TYPE_CHECKING:
+    from ..inputs.policy import Policy
+    from ..judges.protocol import Judge
+    from ..models import Suite
+
+ModelOpt = Annotated[
+    str | None,
+    typer.Option("--model", help="LLM judge model (default: $HALGATE_MODEL, config, gpt-4o-mini)."),
+]
+BaseUrlOpt = Annotated[
+    str | None,
+    typer.Option("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)."),
+]
+ApiKeyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--api-key",
+        help="API key (default: $OPENAI_API_KEY); never written anywhere.",
+        show_default=False,
+    ),
+]
+ConcurrencyOpt = Annotated[
+    int | None,
+    typer.Option("--concurrency", min=1, help="Parallel LLM requests (default 8)."),
+]
+BatchTokensOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--batch-tokens",
+        min=0,
+        help="Pack small cases into one LLM request up to this many prompt tokens "
+        "(default 3000; 0 turns batching off).",
+    ),
+]
+MaxBatchOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-batch",
+        min=0,
+        max=64,
+        help="At most this many cases per batched LLM request (default 8; 0 or 1: no batching).",
+    ),
+]
+DryRunOpt = Annotated[
+    bool,
+    typer.Option(
+        "--dry-run", help="Print the calls, tokens and cost a run would take; call nothing."
+    ),
+]
+
+
+def build_judge(
+    name: str,
+    policy: Policy,
+    mode: Mode,
+    db: Path | None,
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    concurrency: int | None = None,
+    batch_tokens: int | None = None,
+    max_batch: int | None = None,
+) -> Judge:
+    """Create the chosen judge; LLM options given to another judge are a usage error."""
+    from ..judges.registry import create_judge
+
+    llm: dict[str, Any] = {
+        "model": model,
+        "base_url": base_url,
+        "api_key": api_key,
+        "concurrency": concurrency,
+        "batch_tokens": batch_tokens,
+        "max_batch": max_batch,
+    }
+    if name != "llm":
+        given = [f"--{k.replace('_', '-')}" for k, v in llm.items() if v is not None]
+        if given:
+            raise UsageError(f"{', '.join(given)} only apply to --judge llm")
+        return create_judge(name, severity_rules=policy.severity_rules)
+    return create_judge(
+        name,
+        severity_rules=policy.severity_rules,
+        mode=mode.value,
+        db=str(db) if db else None,
+        **llm,
+    )
+
+
+def dry_run_text(
+    judge: Judge, suite: Suite, mode: Mode, baseline: str, candidate: str, system: str | None
+) -> str:
+    """What the run would spend, from the judge's own request plan."""
+    from ..run.engine import choose_systems, plan_tasks
+
+    systems = choose_systems(suite, mode, baseline, candidate, system)
+    tasks = plan_tasks(suite, mode, systems)
+    estimate = getattr(judge, "estimate", None)
+    if estimate is None:
+        return f"dry run: judge {judge.spec.judge_id} makes no model calls ({len(tasks)} cases)\n"
+    return estimate(tasks, mode, systems).text()

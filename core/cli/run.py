@@ -1,0 +1,126 @@
+"""`halgate run`: evaluate a suite, save it for review, exit with the gate's code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import HalgateError
+from ..models import Mode
+from .app import JudgeOpt, SuiteArg, app, fail, out
+from .llm_options import (
+    ApiKeyOpt,
+    BaseUrlOpt,
+    BatchTokensOpt,
+    ConcurrencyOpt,
+    DryRunOpt,
+    MaxBatchOpt,
+    ModelOpt,
+)
+
+
+@app.command()
+def run(
+    suite: SuiteArg,
+    mode: Annotated[
+        Mode,
+        typer.Option(
+            help="compare: candidate vs baseline; gate: one system "
+            "vs the documents; consistency: one system vs the "
+            "reference answers; pairwise: which of baseline/candidate is more factual."
+        ),
+    ] = Mode.COMPARE,
+    baseline: Annotated[
+        str, typer.Option(help="Baseline system name (answers/NAME.jsonl).")
+    ] = "baseline",
+    candidate: Annotated[
+        str, typer.Option(help="Candidate system name (answers/NAME.jsonl).")
+    ] = "candidate",
+    system: Annotated[
+        str | None,
+        typer.Option(help="System judged in gate/consistency mode (default: the candidate)."),
+    ] = None,
+    policy: Annotated[
+        Path | None,
+        typer.Option(
+            help="Policy TOML (default: the suite's policy.toml, else built-in defaults)."
+        ),
+    ] = None,
+    judge: JudgeOpt = None,
+    out_path: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Write the JSON report here (schema-validated)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    db: Annotated[
+        Path,
+        typer.Option(
+            "--db",
+            envvar="HALGATE_DB",
+            help="Review database the run is saved to. Default: $HALGATE_DB, else ./halgate.db.",
+        ),
+    ] = Path("halgate.db"),
+    no_save: Annotated[
+        bool, typer.Option("--no-save", help="Do not save the run to the review database.")
+    ] = False,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    api_key: ApiKeyOpt = None,
+    concurrency: ConcurrencyOpt = None,
+    batch_tokens: BatchTokensOpt = None,
+    max_batch: MaxBatchOpt = None,
+    dry_run: DryRunOpt = False,
+) -> None:
+    """Evaluate a suite, save it for review, print the summary and exit with the gate's code."""
+    from ..inputs.policy import load_policy
+    from ..inputs.suite import load_suite
+    from ..judges.llm.config import default_judge_name
+    from ..reports.json_report import write_report
+    from ..reports.pairwise_text import pairwise_summary
+    from ..reports.summary import summary_text
+    from ..run.engine import run_suite
+    from ..run.progress import judge_progress
+    from .llm_options import build_judge, dry_run_text
+
+    try:
+        s = load_suite(suite)
+        pol_path = policy or ((suite / "policy.toml") if (suite / "policy.toml").exists() else None)
+        pol = load_policy(pol_path)
+        if judge is None:
+            judge = "llm" if (model or base_url or api_key) else default_judge_name()
+        j = build_judge(
+            judge,
+            pol,
+            mode,
+            db,
+            model=model,
+            base_url=base_url,
+            api_key=api_key,
+            concurrency=concurrency,
+            batch_tokens=batch_tokens,
+            max_batch=max_batch,
+        )
+        if dry_run:
+            out.print(dry_run_text(j, s, mode, baseline, candidate, system), markup=False, end="")
+            raise typer.Exit(0)
+        with judge_progress(len(s.cases), enabled=not quiet) as tick:
+            report = run_suite(s, j, pol, mode, baseline, candidate, system, progress=tick)
+        if out_path:
+            write_report(report, out_path)
+        if not no_save:
+            from ..store import Store
+
+            with Store(db) as store:
+                store.save_run(report)
+    except HalgateError as exc:
+        raise fail(exc) from None
+    out.print(summary_text(report), markup=False, end="")
+    if report.pairwise is not None:
+        out.print(pairwise_summary(report.pairwise), markup=False, end="")
+    if out_path:
+        out.print(f"report written to {out_path}", markup=False)
+    if not no_save:
+        out.print(f"run {report.run_id} saved to {db}", markup=False)
+    raise typer.Exit(report.decision.exit_code)

@@ -1,0 +1,251 @@
+"""Review-store commands of `halgate`: runs, show, review, override, gate, signoff, export, audit.
+
+Registered on the main Typer app when ``cli`` is imported. Each command opens the store,
+calls one store method and renders text; store errors become one line and exit code 4.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import HalgateError, StoreError
+from ..store import Store
+from .app import app, fail, out
+
+DEFAULT_DB = "halgate.db"
+DbOpt = Annotated[
+    Path,
+    typer.Option(
+        "--db",
+        envvar="HALGATE_DB",
+        help="Review database file (SQLite). Default: $HALGATE_DB, else ./halgate.db.",
+    ),
+]
+RunArg = Annotated[str, typer.Argument(help="Run id, or a unique prefix of one (see `runs`).")]
+ReviewerOpt = Annotated[
+    str,
+    typer.Option(
+        "--reviewer",
+        "-r",
+        envvar="HALGATE_REVIEWER",
+        help="Who decides (recorded with the entry). For signoff it must be a release manager: "
+        "one of the run policy's release_managers, or of $HALGATE_RELEASE_MANAGERS "
+        "(comma-separated) when set.",
+    ),
+]
+CommentOpt = Annotated[str, typer.Option("--comment", "-m", help="Why (required).")]
+
+
+class Format(StrEnum):
+    """Export formats."""
+
+    json = "json"
+    markdown = "markdown"
+    junit = "junit"
+    csv = "csv"
+    html = "html"
+
+
+class Decision(StrEnum):
+    """Sign-off decisions."""
+
+    approve = "approve"
+    reject = "reject"
+
+
+@contextmanager
+def open_store(db: Path, create: bool = False) -> Iterator[Store]:
+    """A store for one command; a missing file is an error unless the command creates runs."""
+    try:
+        if not create and not db.exists():
+            raise StoreError(f"{db}: no review database here (run `halgate run SUITE` or --db)")
+        with Store(db) as store:
+            yield store
+    except HalgateError as exc:
+        raise fail(exc) from None
+    except sqlite3.Error as exc:  # disk full, locked past the busy timeout, read-only file
+        raise fail(StoreError(f"{db}: database error: {exc}")) from None
+
+
+@app.command()
+def runs(
+    db: DbOpt = Path(DEFAULT_DB),
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
+) -> None:
+    """List stored runs, newest first, with effective status and review progress."""
+    from ..reports.review_text import runs_table
+
+    with open_store(db) as store:
+        rows = store.list_runs()
+    if as_json:
+        out.print_json(json.dumps([r.model_dump(mode="json") for r in rows]))
+    else:
+        out.print(runs_table(rows), markup=False, end="")
+
+
+@app.command()
+def show(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
+    """Summary of a run from effective verdicts, its overrides, judge agreement and sign-offs."""
+    from ..reports.review_text import agreement_lines, override_line, signoff_lines
+    from ..reports.summary import summary_text
+
+    with open_store(db) as store:
+        judged = store.load_report(run_id)
+        report = store.effective_report(run_id)
+        history = store.override_history(run_id)
+        agreement = store.judge_agreement(run_id)
+        signed = store.signoffs(run_id)
+    out.print(summary_text(report), markup=False, end="")
+    if judged.decision.status != report.decision.status:
+        out.print(f"  (as judged, before overrides: {judged.decision.status.value})", markup=False)
+    out.print(f"\nOverrides ({len(history)}):", markup=False)
+    for o in history:
+        out.print(f"  {override_line(o)}", markup=False)
+    out.print("\n" + agreement_lines(agreement) + signoff_lines(signed), markup=False, end="")
+
+
+@app.command()
+def review(
+    run_id: RunArg,
+    db: DbOpt = Path(DEFAULT_DB),
+    pending: Annotated[bool, typer.Option("--pending", help="Only unreviewed claims.")] = False,
+) -> None:
+    """The review queue: severe claims of the gated system with evidence and review state."""
+    from ..reports.review_text import review_lines
+
+    with open_store(db) as store:
+        items = store.review_queue(run_id)
+    out.print(review_lines(items, pending_only=pending), markup=False, end="")
+
+
+@app.command()
+def override(
+    run_id: RunArg,
+    claim_id: Annotated[str, typer.Argument(help="Claim id, e.g. q1/candidate/0.")],
+    comment: CommentOpt,
+    reviewer: ReviewerOpt,
+    verdict: Annotated[
+        str | None,
+        typer.Option(
+            help="New verdict: SUPPORTED, PARTIALLY_SUPPORTED, UNSUPPORTED, "
+            "CONTRADICTED or OUT_OF_SCOPE."
+        ),
+    ] = None,
+    htype: Annotated[
+        str | None,
+        typer.Option(
+            "--type",
+            help="New hallucination type: FABRICATION, DISTORTION, "
+            "OMISSION_AS_FACT or CITATION_ERROR.",
+        ),
+    ] = None,
+    severity: Annotated[
+        str | None, typer.Option(help="New severity: LOW, MEDIUM, HIGH or CRITICAL.")
+    ] = None,
+    db: DbOpt = Path(DEFAULT_DB),
+) -> None:
+    """Correct or confirm one claim (no --verdict/--type/--severity = confirm); newest wins."""
+    from ..reports.review_text import override_line
+
+    with open_store(db) as store:
+        o = store.add_override(
+            run_id,
+            claim_id,
+            verdict=verdict,
+            hallucination_type=htype,
+            severity=severity,
+            comment=comment,
+            reviewer=reviewer,
+        )
+        d = store.effective_report(o.run_id).decision
+    out.print(f"recorded override {override_line(o)}", markup=False)
+    out.print(f"gate now: {d.status.value} (exit code {d.exit_code})", markup=False)
+
+
+@app.command()
+def gate(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
+    """Decide from effective verdicts; exit 0 pass, 1 fail, 2 harness, 3 review, 4 input."""
+    from ..reports.review_text import decision_lines
+
+    with open_store(db) as store:
+        d = store.effective_report(run_id).decision
+    out.print(decision_lines(d), markup=False, end="")
+    if d.pending_review:
+        out.print(f"{len(d.pending_review)} claim(s) await review", markup=False)
+    raise typer.Exit(d.exit_code)
+
+
+@app.command()
+def signoff(
+    run_id: RunArg,
+    decision: Annotated[Decision, typer.Option(help="approve or reject the release.")],
+    reviewer: ReviewerOpt,
+    comment: CommentOpt,
+    db: DbOpt = Path(DEFAULT_DB),
+) -> None:
+    """Approve or reject a run as a release manager (policy or $HALGATE_RELEASE_MANAGERS)."""
+    env = os.environ.get("HALGATE_RELEASE_MANAGERS")
+    managers = [m.strip() for m in env.split(",") if m.strip()] if env else None
+    with open_store(db) as store:
+        s = store.sign_off(run_id, decision.value, reviewer, comment, managers)
+    out.print(
+        f"sign-off #{s.id}: {s.decision.value} by {s.reviewer} on decision "
+        f"{s.decision_status.value} of run {s.run_id}",
+        markup=False,
+    )
+
+
+@app.command()
+def export(
+    run_id: RunArg,
+    fmt: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            "-f",
+            help="json: report; markdown: PR comment / CI summary; junit: severe claims as "
+            "failing tests; csv: one row per claim; html: self-contained page.",
+        ),
+    ] = Format.json,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write to this file (default: stdout).")
+    ] = None,
+    db: DbOpt = Path(DEFAULT_DB),
+) -> None:
+    """Export a run with overrides applied: json, markdown, junit, csv or html."""
+    from ..reports.render import render
+
+    with open_store(db) as store:
+        report = store.effective_report(run_id)
+        text = render(report, fmt.value, store.override_history(report.run_id))
+    if out_path is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        out_path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise fail(StoreError(f"{out_path}: cannot write: {exc.strerror}")) from None
+    out.print(f"wrote {fmt.value} to {out_path}", markup=False)
+
+
+@app.command()
+def audit(
+    run_id: Annotated[str | None, typer.Argument(help="Only this run (default: all).")] = None,
+    db: DbOpt = Path(DEFAULT_DB),
+) -> None:
+    """The append-only audit log: every saved run, override and sign-off with who and when."""
+    with open_store(db) as store:
+        entries = store.audit(run_id)
+    for e in entries:
+        detail = json.dumps(e.detail, ensure_ascii=False)
+        out.print(f"#{e.id} {e.at} {e.actor} {e.action} {e.run_id or '-'} {detail}", markup=False)

@@ -1,0 +1,263 @@
+"""Score a judge on a human-labelled benchmark file (the format of ``shared/benchmarks``).
+
+Each line holds ``id, task, question, documents, answer, label, spans``; the judge sees only
+the task, question, documents and answer. Figures are response level (precision, recall, F1,
+balanced accuracy at the judge's own decision, AUROC of its answer score), span level
+(character overlap with the labelled hallucinated spans) and a confusion matrix, beside the
+same figures for the trivial *novelty* baseline: the share of the answer's content words that
+never occur in the documents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UsageError
+from ..inputs.policy import Policy
+from ..judges.protocol import Judge, JudgeTask
+from ..models import AnswerAnalysis, Case, Document
+from ..scoring.metrics import HALLUCINATED, f1_score, ratio
+from ..scoring.rescore import analysis_of
+from ..text.words import is_content, tokenize
+
+NOVELTY_THRESHOLD = 0.15  # novelty baseline's fixed default decision threshold
+HOLDOUT_SHARE = 0.3  # share of rows (by id hash) kept aside for honest numbers
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One labelled answer of a benchmark file."""
+
+    id: str
+    task: str
+    question: str | None
+    documents: list[Document]
+    answer: str
+    hallucinated: bool
+    spans: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What a scorer said about one row."""
+
+    hallucinated: bool
+    score: float
+    spans: list[tuple[int, int]]
+
+
+def part_of(row_id: str) -> str:
+    """'holdout' or 'tune', fixed by a hash of the id (same split for everyone, every run)."""
+    h = int(hashlib.sha256(row_id.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
+    return "holdout" if h < HOLDOUT_SHARE else "tune"
+
+
+def load_benchmark(
+    path: Path,
+    task: str | None = None,
+    part: str = "all",
+    limit: int | None = None,
+    seed: int = 0,
+) -> list[BenchRow]:
+    """Read a benchmark JSONL; filter by task and part; shuffle with `seed` before `limit`."""
+    if not path.exists():
+        raise UsageError(f"{path}: benchmark file not found")
+    rows = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            row = BenchRow(
+                id=str(r["id"]),
+                task=r["task"],
+                question=r.get("question"),
+                documents=[Document(doc_id=d["doc_id"], text=d["text"]) for d in r["documents"]],
+                answer=r["answer"],
+                hallucinated=r["label"] == "hallucinated",
+                spans=[(s["start"], s["end"]) for s in r.get("spans") or []],
+            )
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise UsageError(f"{path}:{lineno}: bad benchmark row: {exc}") from None
+        if (task is None or row.task == task) and (part == "all" or part_of(row.id) == part):
+            rows.append(row)
+    if limit is not None:
+        random.Random(seed).shuffle(rows)
+        rows = rows[:limit]
+    return rows
+
+
+def novelty_score(answer: str, documents: Sequence[Document]) -> float:
+    """Share of the answer's content words absent from every document."""
+    source = {t for d in documents for t in tokenize(d.text.lower())}
+    words = [t for t in tokenize(answer.lower()) if is_content(t)]
+    return 0.0 if not words else sum(1 for w in words if w not in source) / len(words)
+
+
+def predict_novelty(row: BenchRow) -> Prediction:
+    """The trivial baseline's prediction."""
+    s = novelty_score(row.answer, row.documents)
+    return Prediction(hallucinated=s > NOVELTY_THRESHOLD, score=s, spans=[])
+
+
+def prediction_of(analysis: AnswerAnalysis) -> Prediction:
+    """A judge's answer-level decision, score and hallucinated spans."""
+    bad = [c for c in analysis.claims if c.verdict in HALLUCINATED]
+    return Prediction(
+        hallucinated=bool(bad), score=analysis.answer_score, spans=[(c.start, c.end) for c in bad]
+    )
+
+
+def judge_rows(
+    judge: Judge,
+    rows: Sequence[BenchRow],
+    policy: Policy,
+    progress: Callable[[object], None] | None = None,
+) -> list[Prediction]:
+    """Run the judge on every row (one task each) and turn the analyses into predictions."""
+    tasks = [
+        JudgeTask(
+            case=Case(
+                case_id=r.id,
+                question=r.question or "",
+                doc_ids=[d.doc_id for d in r.documents],
+                tags=[r.task],
+                domain=r.task,
+            ),
+            documents=r.documents,
+            answers={"system": r.answer},
+        )
+        for r in rows
+    ]
+    results = judge.judge(tasks, progress)
+    out = []
+    for r, res in zip(rows, results, strict=True):
+        a = analysis_of(
+            r.id,
+            "system",
+            res.claims.get("system", []),
+            policy,
+            harness_error=res.errors.get("system"),
+        )
+        out.append(prediction_of(a))
+    return out
+
+
+def auroc(labels: Sequence[bool], scores: Sequence[float]) -> float | None:
+    """Area under the ROC curve (Mann-Whitney U with average ranks for ties)."""
+    y = np.asarray(labels, dtype=bool)
+    s = np.asarray(scores, dtype=float)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    if n_pos == 0 or n_neg == 0:
+        return None
+    order = np.argsort(s, kind="mergesort")
+    ranks = np.empty(len(s))
+    sorted_s = s[order]
+    i = 0
+    while i < len(s):  # average ranks over runs of equal scores
+        j = i
+        while j + 1 < len(s) and sorted_s[j + 1] == sorted_s[i]:
+            j += 1
+        ranks[order[i : j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def _chars(spans: Iterable[tuple[int, int]]) -> set[int]:
+    return {i for a, b in spans for i in range(a, b)}
+
+
+def response_metrics(rows: Sequence[BenchRow], preds: Sequence[Prediction]) -> dict:
+    """Response- and span-level figures of one scorer on some rows."""
+    tp = sum(r.hallucinated and p.hallucinated for r, p in zip(rows, preds, strict=True))
+    fp = sum(not r.hallucinated and p.hallucinated for r, p in zip(rows, preds, strict=True))
+    fn = sum(r.hallucinated and not p.hallucinated for r, p in zip(rows, preds, strict=True))
+    tn = len(rows) - tp - fp - fn
+    prec, rec = ratio(tp, tp + fp), ratio(tp, tp + fn)
+    spec = ratio(tn, tn + fp)
+    inter = pred_n = gold_n = 0
+    for r, p in zip(rows, preds, strict=True):
+        g, q = _chars(r.spans), _chars(p.spans)
+        inter, pred_n, gold_n = inter + len(g & q), pred_n + len(q), gold_n + len(g)
+    sp, sr = ratio(inter, pred_n), ratio(inter, gold_n)
+    return {
+        "n": len(rows),
+        "precision": prec,
+        "recall": rec,
+        "f1": f1_score(prec, rec),
+        "balanced_accuracy": None if rec is None or spec is None else (rec + spec) / 2,
+        "auroc": auroc([r.hallucinated for r in rows], [p.score for p in preds]),
+        "span_precision": sp,
+        "span_recall": sr,
+        "span_f1": f1_score(sp, sr),
+        "confusion": {"tp": tp, "fp": fp, "fn": fn, "tn": tn},
+    }
+
+
+def evaluate_benchmark(
+    judge: Judge,
+    rows: Sequence[BenchRow],
+    policy: Policy | None = None,
+    progress: Callable[[object], None] | None = None,
+) -> dict:
+    """Judge figures overall and per task, each with the novelty baseline's beside them."""
+    preds = judge_rows(judge, rows, policy or Policy(), progress)
+    base = [predict_novelty(r) for r in rows]
+
+    def block(idx: list[int]) -> dict:
+        rs = [rows[i] for i in idx]
+        return {
+            **response_metrics(rs, [preds[i] for i in idx]),
+            "novelty_baseline": response_metrics(rs, [base[i] for i in idx]),
+        }
+
+    tasks = sorted({r.task for r in rows})
+    out = {"judge_id": judge.spec.judge_id, "overall": block(list(range(len(rows))))}
+    out["per_task"] = {t: block([i for i, r in enumerate(rows) if r.task == t]) for t in tasks}
+    return out
+
+
+_COLUMNS = [
+    ("n", "n"),
+    ("precision", "prec"),
+    ("recall", "rec"),
+    ("f1", "F1"),
+    ("balanced_accuracy", "bal.acc"),
+    ("auroc", "AUROC"),
+    ("span_f1", "span F1"),
+]
+
+
+def _row(label: str, m: dict, width: int) -> str:
+    cells = [
+        f"{m[k]:>8}" if k == "n" else ("     n/a" if m[k] is None else f"{m[k]:8.3f}")
+        for k, _ in _COLUMNS
+    ]
+    c = m["confusion"]
+    return (
+        f"  {label:<{width}}"
+        + "".join(cells)
+        + f"   tp {c['tp']} fp {c['fp']} fn {c['fn']} tn {c['tn']}"
+    )
+
+
+def benchmark_table(result: dict) -> str:
+    """A table for people: judge and novelty baseline per task and overall."""
+    scopes = [*result["per_task"].items(), ("overall", result["overall"])]
+    rows = [
+        (f"{name}: {who}", metrics)
+        for name, block in scopes
+        for who, metrics in (("judge", block), ("novelty baseline", block["novelty_baseline"]))
+    ]
+    width = max(len("scope / scorer"), *(len(label) for label, _ in rows))
+    head = f"  {'scope / scorer':<{width}}" + "".join(f"{h:>8}" for _, h in _COLUMNS)
+    lines = [f"judge {result['judge_id']}", head]
+    lines += [_row(label, metrics, width) for label, metrics in rows]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,245 @@
+"""Score a judge against a suite's expected claims (``labels.jsonl``).
+
+Expected claims are aligned to the judge's claims by character overlap in the answer; each
+expected claim takes the verdict of the judged claim that overlaps it most (``NO_CLAIM`` if
+none does). Judged claims that overlap no expected claim count against the judge's precision
+for their verdict.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from ..errors import SuiteError
+from ..inputs.policy import Policy
+from ..inputs.suite import _parse, _Problems, read_jsonl
+from ..judges.protocol import Judge
+from ..models import (
+    AnswerAnalysis,
+    ClaimJudgement,
+    HallucinationType,
+    Mode,
+    Record,
+    Severity,
+    Suite,
+    Verdict,
+)
+from ..run.engine import run_suite
+from ..scoring.metrics import HALLUCINATED, f1_score, ratio
+
+NO_CLAIM = "NO_CLAIM"
+NONE = "NONE"
+
+
+class ExpectedClaim(Record):
+    """A labelled claim: where it is in the answer and what a judge should say."""
+
+    start: int
+    end: int
+    text: str
+    verdict: Verdict
+    hallucination_type: HallucinationType | None = None
+    severity: Severity | None = None
+
+
+class AnswerLabels(Record):
+    """Expected claims of one system's answer to one case."""
+
+    case_id: str
+    system: str
+    claims: list[ExpectedClaim]
+
+
+class PRF(BaseModel):
+    """Precision, recall, F1 and the counts behind them."""
+
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    support: int = Field(description="Expected items with this label.")
+    predicted: int = Field(description="Judged items with this label.")
+
+
+class JudgeScores(BaseModel):
+    """How a judge's claims compare with the labels."""
+
+    judge_id: str
+    n_answers: int
+    n_expected_claims: int
+    n_judged_claims: int
+    per_verdict: dict[str, PRF]
+    per_type: dict[str, PRF]
+    type_detection_recall: dict[str, float | None] = Field(
+        description="Share of expected claims of each type the judge flagged as hallucinated."
+    )
+    answer_level: dict[str, float | int | None]
+    critical_caught: int
+    critical_total: int
+
+
+def load_labels(path: Path, suite: Suite) -> list[AnswerLabels]:
+    """Read labels.jsonl, checking that every span matches the answer it points into."""
+    p = _Problems()
+    out = []
+    for line, obj in read_jsonl(path, p):
+        lab = _parse(AnswerLabels, obj, path, line, p)
+        if lab is None:
+            continue
+        answer = suite.answers.get(lab.system, {}).get(lab.case_id)
+        if answer is None:
+            p.add(path, line, "case_id", f"no answer of {lab.system!r} for {lab.case_id!r}")
+            continue
+        for i, c in enumerate(lab.claims):
+            if answer.answer[c.start : c.end] != c.text:
+                p.add(path, line, f"claims.{i}.text", "does not equal answer[start:end]")
+        out.append(lab)
+    if p.items:
+        raise SuiteError(p.items)
+    return out
+
+
+def prf(labels: Sequence[tuple[str, str]], extra: Counter, key: str) -> PRF:
+    """P/R/F1 of one label over (expected, predicted) pairs plus unmatched predictions."""
+    tp = sum(1 for e, pr in labels if e == key and pr == key)
+    support = sum(1 for e, _ in labels if e == key)
+    predicted = sum(1 for _, pr in labels if pr == key) + extra[key]
+    p, r = ratio(tp, predicted), ratio(tp, support)
+    return PRF(precision=p, recall=r, f1=f1_score(p, r), support=support, predicted=predicted)
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(0, min(a[1], b[1]) - max(a[0], b[0]))
+
+
+def align(expected: Sequence[ExpectedClaim], judged: Sequence[ClaimJudgement]):
+    """Pair each expected claim with its best-overlapping judged claim (or None)."""
+    pairs, used = [], set()
+    for e in expected:
+        best = max(judged, key=lambda j: _overlap((e.start, e.end), (j.start, j.end)), default=None)
+        if best is not None and _overlap((e.start, e.end), (best.start, best.end)) == 0:
+            best = None
+        if best is not None:
+            used.add(best.claim_id)
+        pairs.append((e, best))
+    unmatched = [j for j in judged if j.claim_id not in used]
+    return pairs, unmatched
+
+
+def score_analyses(
+    labels: Iterable[AnswerLabels], analyses: Sequence[AnswerAnalysis], judge_id: str
+) -> JudgeScores:
+    """Compare judged analyses with labels at claim, type and answer level."""
+    by_key = {(a.case_id, a.system): a for a in analyses}
+    verdict_pairs, type_pairs = [], []
+    extra_v, extra_t = Counter(), Counter()
+    detect, caught, crit = Counter(), 0, 0
+    conf = Counter()
+    n_answers = n_exp = n_judged = 0
+    for lab in labels:
+        a = by_key.get((lab.case_id, lab.system))
+        judged = a.claims if a else []
+        n_answers, n_exp, n_judged = n_answers + 1, n_exp + len(lab.claims), n_judged + len(judged)
+        pairs, unmatched = align(lab.claims, judged)
+        for e, j in pairs:
+            verdict_pairs.append((e.verdict.value, j.verdict.value if j else NO_CLAIM))
+            e_type = e.hallucination_type.value if e.hallucination_type else NONE
+            j_type = j.hallucination_type.value if j and j.hallucination_type else NONE
+            type_pairs.append((e_type, j_type))
+            flagged = j is not None and j.verdict in HALLUCINATED
+            if e.verdict in HALLUCINATED and e.hallucination_type:
+                detect[(e_type, flagged)] += 1
+            if e.severity == Severity.CRITICAL and e.verdict in HALLUCINATED:
+                crit += 1
+                caught += flagged and j.severity in (Severity.CRITICAL, Severity.HIGH)
+        for j in unmatched:
+            extra_v[j.verdict.value] += 1
+            extra_t[j.hallucination_type.value if j.hallucination_type else NONE] += 1
+        truth = any(e.verdict in HALLUCINATED for e in lab.claims)
+        pred = any(j.verdict in HALLUCINATED for j in judged)
+        conf[(truth, pred)] += 1
+    tpr = ratio(conf[(True, True)], conf[(True, True)] + conf[(True, False)])
+    tnr = ratio(conf[(False, False)], conf[(False, False)] + conf[(False, True)])
+    bal = None if tpr is None or tnr is None else (tpr + tnr) / 2
+    return JudgeScores(
+        judge_id=judge_id,
+        n_answers=n_answers,
+        n_expected_claims=n_exp,
+        n_judged_claims=n_judged,
+        per_verdict={v.value: prf(verdict_pairs, extra_v, v.value) for v in Verdict},
+        per_type={t.value: prf(type_pairs, extra_t, t.value) for t in HallucinationType},
+        type_detection_recall={
+            t.value: ratio(
+                detect[(t.value, True)], detect[(t.value, True)] + detect[(t.value, False)]
+            )
+            for t in HallucinationType
+        },
+        answer_level={
+            "balanced_accuracy": bal,
+            "recall": tpr,
+            "specificity": tnr,
+            "tp": conf[(True, True)],
+            "fn": conf[(True, False)],
+            "tn": conf[(False, False)],
+            "fp": conf[(False, True)],
+        },
+        critical_caught=caught,
+        critical_total=crit,
+    )
+
+
+def evaluate_judge_on_suite(
+    suite: Suite, judge: Judge, policy: Policy | None = None
+) -> JudgeScores:
+    """Run the judge on every labelled answer of the suite and score it."""
+    path = Path(suite.path) / "labels.jsonl"
+    if not path.exists():
+        raise SuiteError([f"{path}: (file): missing: eval-judge needs a labels file"])
+    labels = load_labels(path, suite)
+    systems = sorted({lab.system for lab in labels})
+    policy = policy or Policy()
+    analyses: list[AnswerAnalysis] = []
+    if "baseline" in systems and "candidate" in systems and len(systems) == 2:
+        analyses = run_suite(suite, judge, policy).analyses
+    else:
+        for s in systems:
+            analyses += run_suite(suite, judge, policy, mode=Mode.GATE, system=s).analyses
+    return score_analyses(labels, analyses, judge.spec.judge_id)
+
+
+def _f(x: float | None) -> str:
+    return "  n/a" if x is None else f"{x:5.2f}"
+
+
+def scores_table(s: JudgeScores) -> str:
+    """A table for people: P/R/F1 per verdict and per type, answer-level accuracy."""
+    lines = [
+        f"judge {s.judge_id}: {s.n_answers} answers, {s.n_expected_claims} expected claims, "
+        f"{s.n_judged_claims} judged claims",
+        "",
+        f"  {'verdict':<22}{'prec':>6}{'rec':>6}{'F1':>6}{'support':>9}{'predicted':>11}",
+    ]
+    for k, v in s.per_verdict.items():
+        lines.append(
+            f"  {k:<22}{_f(v.precision):>6}{_f(v.recall):>6}{_f(v.f1):>6}"
+            f"{v.support:>9}{v.predicted:>11}"
+        )
+    lines += ["", f"  {'type':<22}{'prec':>6}{'rec':>6}{'F1':>6}{'support':>9}{'detected':>10}"]
+    for k, v in s.per_type.items():
+        lines.append(
+            f"  {k:<22}{_f(v.precision):>6}{_f(v.recall):>6}{_f(v.f1):>6}{v.support:>9}"
+            f"{_f(s.type_detection_recall[k]):>10}"
+        )
+    al = s.answer_level
+    lines += [
+        "",
+        f"answer level: balanced accuracy {_f(al['balanced_accuracy']).strip()} "
+        f"(recall {_f(al['recall']).strip()}, specificity {_f(al['specificity']).strip()}; "
+        f"tp {al['tp']} fn {al['fn']} tn {al['tn']} fp {al['fp']})",
+        "CRITICAL hallucinations caught as CRITICAL/HIGH: "
+        f"{s.critical_caught} of {s.critical_total}",
+    ]
+    return "\n".join(lines) + "\n"

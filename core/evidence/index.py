@@ -1,0 +1,285 @@
+"""Evidence retrieval: which source sentences could support or contradict a claim.
+
+Every document is split once into passages (sentences with spans; for JSON records, one
+passage per key/value leaf) with their tokens, stems, quantities and cue words precomputed,
+and cached by document id, because the same documents serve many cases and both systems.
+Passages are ranked by BM25 (rank_bm25) blended with content-word overlap: BM25 favours
+rare shared words, overlap favours passages that cover the whole claim.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from rank_bm25 import BM25Okapi
+
+from ..models import Document
+from ..text.quantities import Quantity, extract_quantities
+from ..text.words import content_stems, hedge_scope, negated_stems, sentence_spans, tokenize
+from .records import Leaf, json_leaves
+
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s*(?P<md>.+?)|(?P<plain>[A-Z0-9][^.!?:\n]{0,60}):?)\s*$")
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One retrievable unit of a document, located by its span in the document text."""
+
+    doc_id: str
+    start: int
+    end: int
+    text: str
+    tokens: tuple[str, ...]
+    stems: frozenset[str]
+    quantities: tuple[Quantity, ...]
+    negated: frozenset[str]
+    hedges: tuple[str, ...]
+    hedged: frozenset[str]
+    section: str = ""
+    unknown: frozenset[str] = frozenset()  # key stems of a record field that is null
+    leaf: Leaf | None = None  # the record field this passage shows (records only)
+
+
+@dataclass
+class DocumentIndex:
+    """A document's passages and document-wide vocabularies, computed once."""
+
+    doc_id: str
+    title: str
+    text: str
+    passages: list[Passage]
+    vocabulary: frozenset[str] = field(default=frozenset())
+    stems: frozenset[str] = field(default=frozenset())
+    quantities: tuple[Quantity, ...] = ()
+    title_stems: frozenset[str] = field(default=frozenset())
+    title_quantities: tuple[Quantity, ...] = ()
+    recency: str = ""  # latest date in the title: of two versions, the newer is in force
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A ranked passage with the parts of its score."""
+
+    passage: Passage
+    score: float
+    bm25: float
+    overlap: float
+
+
+def make_passage(
+    doc_id: str,
+    start: int,
+    end: int,
+    text: str,
+    section: str = "",
+    denied: str | None = None,
+    unknown: str | None = None,
+    leaf: Leaf | None = None,
+) -> Passage:
+    """A passage with its features; `denied` is what a record's no/false value negates,
+    `unknown` what a null value leaves open."""
+    tokens = tokenize(text)
+    stems = frozenset(content_stems(tokens))
+    cues, hedged = hedge_scope(text, tokens)
+    if denied is not None:
+        negated = frozenset(content_stems(tokenize(denied)))
+    else:
+        negated = frozenset(negated_stems(tokens))
+    return Passage(
+        doc_id=doc_id,
+        start=start,
+        end=end,
+        text=text,
+        tokens=tuple(tokens),
+        stems=stems,
+        quantities=tuple(extract_quantities(text)),
+        negated=negated,
+        hedges=tuple(cues),
+        hedged=frozenset(hedged),
+        section=section,
+        unknown=frozenset(content_stems(tokenize(unknown))) if unknown else frozenset(),
+        leaf=leaf,
+    )
+
+
+def index_document(doc: Document) -> DocumentIndex:
+    """Split a document into passages (JSON records by leaf, prose by sentence)."""
+    passages = _record_passages(doc) or _prose_passages(doc)
+    vocabulary = frozenset(tokenize(doc.text)) | frozenset(tokenize(doc.title or ""))
+    stems = frozenset().union(*(p.stems for p in passages)) if passages else frozenset()
+    # Title dates and versions count: "the March 2024 leaflet" names the document.
+    title_quantities = tuple(extract_quantities(doc.title or ""))
+    quantities = tuple(q for p in passages for q in p.quantities) + title_quantities
+    title = (doc.title or "") + " " + re.sub(r"[-_]+", " ", doc.doc_id)
+    return DocumentIndex(
+        doc.doc_id,
+        doc.title or "",
+        doc.text,
+        passages,
+        vocabulary,
+        stems,
+        quantities,
+        title_stems=frozenset(content_stems(tokenize(title))),
+        title_quantities=title_quantities,
+        recency=max((str(q.value) for q in title_quantities if q.kind == "date"), default=""),
+    )
+
+
+def _prose_passages(doc: Document) -> list[Passage]:
+    passages = []
+    section = ""
+    for start, end in sentence_spans(doc.text):
+        sentence = doc.text[start:end]
+        heading = _heading(doc.text, start, end)
+        if heading:
+            section = heading
+            continue
+        passages.append(make_passage(doc.doc_id, start, end, sentence, section))
+    return passages
+
+
+def _heading(text: str, start: int, end: int) -> str | None:
+    """A line of its own that reads as a heading ('## Returns', 'Section 4: Refunds')."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if line.strip() != text[start:end].strip() or "\n" not in text:
+        return None
+    m = _HEADING.match(line)
+    if not m or (m.group("plain") and len(tokenize(line)) > 8):
+        return None
+    return (m.group("md") or m.group("plain") or "").strip(" :#")
+
+
+def _record_passages(doc: Document) -> list[Passage]:
+    """One passage per leaf of a JSON record, so 'WiFi: no' can contradict 'has WiFi'."""
+    leaves = json_leaves(doc.text)
+    passages = []
+    for leaf in leaves:
+        for start, end, text in leaf.pieces():
+            denied = leaf.key_words() if leaf.negative else None
+            unknown = leaf.key_words() if leaf.unknown else None
+            whole = leaf if (start, end) == (leaf.key_start, leaf.value_end) else None
+            passages.append(
+                make_passage(doc.doc_id, start, end, text, leaf.section, denied, unknown, whole)
+            )
+    return passages
+
+
+_DOC_CACHE: OrderedDict[str, DocumentIndex] = OrderedDict()
+_DOC_CACHE_SIZE = 8192
+
+
+def cached_index(doc: Document) -> DocumentIndex:
+    """`index_document` memoised by doc id (checked against the text, so edits re-index)."""
+    hit = _DOC_CACHE.get(doc.doc_id)
+    if hit is not None and hit.text == doc.text and hit.title == (doc.title or ""):
+        _DOC_CACHE.move_to_end(doc.doc_id)
+        return hit
+    index = index_document(doc)
+    _DOC_CACHE[doc.doc_id] = index
+    if len(_DOC_CACHE) > _DOC_CACHE_SIZE:
+        _DOC_CACHE.popitem(last=False)
+    return index
+
+
+class EvidenceIndex:
+    """BM25 plus overlap ranking over the passages of one case's documents.
+
+    rank_bm25 supplies the IDF and length statistics; scores are accumulated over an
+    inverted index so a query costs its postings, not a pass over every passage.
+    """
+
+    def __init__(self, documents: Sequence[Document], bm25_weight: float = 0.5):
+        self.docs = [cached_index(d) for d in documents]
+        self.passages = [p for d in self.docs for p in d.passages]
+        self.bm25_weight = bm25_weight
+        self.stems: frozenset[str] = frozenset().union(*(d.stems for d in self.docs))
+        self.vocabulary: frozenset[str] = frozenset().union(*(d.vocabulary for d in self.docs))
+        self._postings: dict[str, list[int]] = {}
+        for i, p in enumerate(self.passages):
+            for term in p.stems:
+                self._postings.setdefault(term, []).append(i)
+        self._idf: dict[str, float] = {}
+        self._norm: list[float] = []
+        if self.passages:
+            bm25 = BM25Okapi([sorted(p.stems) or ["\x00"] for p in self.passages])
+            self._idf = {t: max(float(v), 0.0) for t, v in bm25.idf.items()}
+            # Every term occurs once per sentence (stems are a set): tf = 1 in BM25's formula.
+            self._norm = [
+                (bm25.k1 + 1) / (1 + bm25.k1 * (1 - bm25.b + bm25.b * dl / bm25.avgdl))
+                for dl in bm25.doc_len
+            ]
+
+    def search(self, stems: Sequence[str], k: int = 5) -> list[Hit]:
+        """The `k` best passages sharing a stem with the claim, best first (ties: text order)."""
+        query = list(dict.fromkeys(stems))
+        if not self.passages or not query:
+            return []
+        raw: dict[int, float] = {}
+        shared: dict[int, int] = {}
+        for term in query:
+            idf = self._idf.get(term, 0.0)
+            for i in self._postings.get(term, ()):
+                raw[i] = raw.get(i, 0.0) + idf * self._norm[i]
+                shared[i] = shared.get(i, 0) + 1
+        if not raw:
+            return []
+        top = max(max(raw.values()), 1e-9)
+        w = self.bm25_weight
+        scored = []
+        for i, r in raw.items():
+            overlap = shared[i] / len(query)
+            score = w * (r / top) + (1 - w) * overlap
+            scored.append((-score, i, r / top, overlap))
+        scored.sort()
+        return [Hit(self.passages[i], -neg, bm, ov) for neg, i, bm, ov in scored[:k]]
+
+
+_EVIDENCE_CACHE: OrderedDict[tuple[str, ...], EvidenceIndex] = OrderedDict()
+_EVIDENCE_CACHE_SIZE = 1024
+
+
+def evidence_index(documents: Sequence[Document], bm25_weight: float = 0.5) -> EvidenceIndex:
+    """An `EvidenceIndex` memoised by the documents' ids (cases often share a document set).
+
+    A hit is used only if every document still indexes to the same cached object, so an
+    edited document is never searched through a stale index.
+    """
+    key = tuple(d.doc_id for d in documents) + (str(bm25_weight),)
+    hit = _EVIDENCE_CACHE.get(key)
+    if hit is not None and all(
+        cached_index(d) is ix for d, ix in zip(documents, hit.docs, strict=True)
+    ):
+        _EVIDENCE_CACHE.move_to_end(key)
+        return hit
+    index = EvidenceIndex(documents, bm25_weight)
+    _EVIDENCE_CACHE[key] = index
+    if len(_EVIDENCE_CACHE) > _EVIDENCE_CACHE_SIZE:
+        _EVIDENCE_CACHE.popitem(last=False)
+    return index
+
+
+_T = TypeVar("_T")
+
+
+def per_index(fn: Callable[[EvidenceIndex], _T]) -> Callable[[EvidenceIndex], _T]:
+    """Memoise a fact about a case's whole evidence: it is asked once per claim, and an
+    answer has many claims. Entries go when the index does."""
+    memo: weakref.WeakKeyDictionary[EvidenceIndex, _T] = weakref.WeakKeyDictionary()
+
+    @functools.wraps(fn)
+    def cached(index: EvidenceIndex) -> _T:
+        try:
+            return memo[index]
+        except KeyError:
+            value = memo[index] = fn(index)
+            return value
+
+    return cached

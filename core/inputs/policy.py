@@ -1,0 +1,118 @@
+"""The gate policy: documented defaults, overridable from a TOML file.
+
+A suite folder may carry its own ``policy.toml``; ``--policy FILE`` wins over it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from pydantic import Field, ValidationError
+
+from ..errors import PolicyError
+from ..models import Record, Severity
+
+
+class SeverityRules(Record):
+    """Default severity rules (DESIGN.md §2), configurable per suite."""
+
+    critical_domains: list[str] = Field(
+        default=["medication", "medical", "safety", "legal", "health", "dosage"],
+        description="A contradicted claim in a case of these domains (or tags) is CRITICAL.",
+    )
+    critical_keywords: list[str] = Field(
+        default=[
+            "dose",
+            "dosage",
+            "mg",
+            "overdose",
+            "contraindicated",
+            "pregnan",
+            "allerg",
+            "warning",
+            "liable",
+            "liability",
+            "lawsuit",
+            "illegal",
+            "penalty",
+            "deadline",
+            "must not",
+            "do not",
+            "never",
+            "fatal",
+            "death",
+            "emergency",
+        ],
+        description="A contradicted claim containing one of these (lowercase) is CRITICAL.",
+    )
+    high_on_fabricated_specifics: bool = Field(
+        default=True,
+        description="A fabricated number, name, date or statistic is HIGH.",
+    )
+
+
+class Policy(Record):
+    """Knobs of the gate (DESIGN.md §4). Every field has a default; TOML overrides any."""
+
+    max_rate_increase: float = Field(
+        default=0.05, description="FAILED when candidate − baseline micro rate exceeds this."
+    )
+    max_hallucination_rate: float | None = Field(
+        default=None, description="FAILED when the gated system's micro rate exceeds this."
+    )
+    max_fabrication_rate: float | None = Field(
+        default=0.10, description="FAILED when the gated system's fabrication rate exceeds this."
+    )
+    max_contradiction_rate: float | None = Field(
+        default=0.05, description="FAILED when the gated system's contradiction rate exceeds this."
+    )
+    block_on_severity: Severity | None = Field(
+        default=Severity.CRITICAL,
+        description="FAILED when a hallucinated claim of this severity or worse remains.",
+    )
+    count_out_of_scope: bool = Field(
+        default=False, description="Count OUT_OF_SCOPE claims as hallucinations."
+    )
+    partial_weight: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="Weight of PARTIALLY_SUPPORTED in consistency_score.",
+    )
+    review_severities: list[Severity] = Field(
+        default=[Severity.CRITICAL, Severity.HIGH],
+        description="Claims of these severities enter the review queue.",
+    )
+    require_review_before_pass: bool = Field(
+        default=True, description="NEEDS_REVIEW while the review queue has unreviewed claims."
+    )
+    risk_level: Severity = Field(
+        default=Severity.MEDIUM,
+        description="Risk of the release; at HIGH or CRITICAL every unsupported claim is reviewed.",
+    )
+    release_managers: list[str] = Field(
+        default_factory=list, description="Reviewer names allowed to sign off."
+    )
+    bootstrap_resamples: int = Field(default=2000, ge=100, description="Paired bootstrap draws.")
+    seed: int = Field(default=20261129, description="Bootstrap seed: same input, same interval.")
+    severity_rules: SeverityRules = Field(default_factory=SeverityRules)
+
+
+def load_policy(path: Path | str | None) -> Policy:
+    """Read a policy TOML; None gives the defaults. Errors name the file and field."""
+    if path is None:
+        return Policy()
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PolicyError(f"{path}: policy file not found") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise PolicyError(f"{path}: not valid TOML: {exc}") from None
+    data = data.get("policy", data)
+    try:
+        return Policy.model_validate(data)
+    except ValidationError as exc:
+        msgs = [f"{path}: {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
+        raise PolicyError("\n".join(msgs)) from None

@@ -1,0 +1,147 @@
+"""Settings of the LLM judge: options, then environment, then config file, then defaults.
+
+Config files: ``halgate.toml`` in the working directory, else
+``~/.config/halgate/config.toml``; section ``[llm]``, e.g.::
+
+    [llm]
+    model = "gpt-4o-mini"
+    base_url = "http://localhost:8000/v1"
+    concurrency = 8
+    context_budget = 12000          # tokens per request the judge may fill
+    batch_tokens = 3000             # pack small cases into one request up to this (0: off)
+    max_batch = 8                   # at most this many cases per batched request (0/1: off)
+    prices = { prompt = 0.00015, completion = 0.0006 }   # USD per 1k tokens
+
+The API key is held as a ``SecretStr``: it prints as ``**********`` and is never put into
+the judge spec, so it cannot reach a report, the database or a log line.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from ...errors import UsageError
+
+DEFAULT_MODEL = "gpt-4o-mini"
+NO_KEY = "no-key"  # local servers (vLLM, Ollama, the test fake) accept any key
+
+
+class LLMSettings(BaseModel):
+    """Everything the LLM judge needs to reach a model and spend within bounds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = DEFAULT_MODEL
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    concurrency: int = Field(default=8, ge=1, le=512)
+    context_budget: int = Field(default=12000, ge=500, description="Prompt tokens per request.")
+    batch_tokens: int = Field(
+        default=3000, ge=0, description="Prompt tokens a batch of small cases may fill (0: off)."
+    )
+    max_batch: int = Field(default=8, ge=0, le=64, description="Cases per batch (0 or 1: off).")
+    timeout: float = Field(default=120.0, gt=0)
+    max_retries: int = Field(default=4, ge=0, le=20)
+    max_repairs: int = Field(default=2, ge=0, le=5)
+    prompt_version: str = "v1"
+    db: str | None = "halgate.db"
+    prices: dict[str, Any] = Field(default_factory=dict)
+    severity_from: str = Field(default="rules", pattern="^(rules|model)$")
+    pairwise_min_confidence: float = Field(default=0.6, ge=0, le=1)
+
+    def key_value(self) -> str:
+        """The key to hand to the client (placeholder for keyless local servers)."""
+        return self.api_key.get_secret_value() if self.api_key else NO_KEY
+
+    @property
+    def batching(self) -> bool:
+        """Whether small cases share requests (off when batch_tokens is 0 or max_batch <= 1)."""
+        return self.batch_tokens > 0 and self.max_batch > 1
+
+    def price_per_1k(self) -> tuple[float, float] | None:
+        """(prompt, completion) USD per 1k tokens for this model, if configured."""
+        table = self.prices.get(self.model, self.prices)
+        if not isinstance(table, Mapping) or "prompt" not in table:
+            return None
+        return float(table["prompt"]), float(table.get("completion", table["prompt"]))
+
+
+def config_paths(cwd: Path | None = None) -> list[Path]:
+    """Config files in the order they are looked for (first existing one wins)."""
+    return [(cwd or Path.cwd()) / "halgate.toml", Path.home() / ".config/halgate/config.toml"]
+
+
+def read_config(paths: list[Path] | None = None) -> dict[str, Any]:
+    """The ``[llm]`` section of the first config file found, else {}."""
+    for path in paths if paths is not None else config_paths():
+        if path.is_file():
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except tomllib.TOMLDecodeError as exc:
+                raise UsageError(f"{path}: not valid TOML: {exc}") from None
+            return dict(data.get("llm", {}))
+    return {}
+
+
+def default_judge_name(env: Mapping[str, str] | None = None) -> str:
+    """'llm' when an endpoint or key is configured (OPENAI_* or the config file), else 'offline'.
+
+    The offline judge is the default so that everything runs with no network and no key.
+    """
+    env = os.environ if env is None else env
+    if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
+        return "llm"
+    config = read_config()
+    return "llm" if config.get("api_key") or config.get("base_url") else "offline"
+
+
+def resolve_settings(
+    options: Mapping[str, Any],
+    env: Mapping[str, str] | None = None,
+    config: Mapping[str, Any] | None = None,
+) -> LLMSettings:
+    """Merge sources, highest first: explicit options, OPENAI_*/HALGATE_MODEL, config file."""
+    env = os.environ if env is None else env
+    merged: dict[str, Any] = dict(read_config() if config is None else config)
+    from_env = {
+        "api_key": env.get("OPENAI_API_KEY"),
+        "base_url": env.get("OPENAI_BASE_URL"),
+        "model": env.get("HALGATE_MODEL"),
+    }
+    merged.update({k: v for k, v in from_env.items() if v})
+    merged.update({k: v for k, v in options.items() if v is not None})
+    try:
+        return LLMSettings.model_validate(merged)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(map(str, first["loc"]))
+        # Never echo the input: it could be the key.
+        raise UsageError(f"llm judge option {field}: {first['msg']}") from None
+
+
+def public_url(url: str | None) -> str | None:
+    """The base URL without credentials or query (user:pass@ or ?key= must not leak)."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def redact(text: str, secret: str | None) -> str:
+    """Replace every occurrence of the secret (and long prefixes of it) with asterisks."""
+    if not secret or secret == NO_KEY:
+        return text
+    text = text.replace(secret, "***")
+    # Providers echo masked keys like "sk-abc...wxyz"; drop any 8+ char head or tail too.
+    for piece in (secret[:8], secret[-8:]) if len(secret) >= 16 else ():
+        text = text.replace(piece, "***")
+    return text

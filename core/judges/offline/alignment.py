@@ -1,0 +1,176 @@
+"""Alignment signals between one claim and its retrieved evidence.
+
+The offline judge decides from these explicit, inspectable features (coverage, numbers,
+names, negation, hedging, attribution) rather than from an opaque score, so every verdict can
+name the signal that decided it, and the same features are stored with the claim.
+"""
+
+from __future__ import annotations
+
+from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage
+from ...text.lexicon import alternatives
+from ...text.quantities import quantity_matches
+from ...text.words import tokenize
+from .attribution import resolve_reference
+from .features import Alignment, ClaimFeatures, QuestionFeatures
+from .number_checks import check_numbers
+from .number_checks import cover as _cover
+from .record_checks import case_facts, record_conflicts
+from .source_rules import current_hits, null_fields
+
+_EXCEPTIONS = frozenset("unless except only".split())
+
+
+# Versions and dates say which document or release a passage is about; plain values are
+# what is being checked, so they must not steer the choice of evidence.
+_IDENTIFYING = frozenset({"version", "date"})
+
+
+def align(
+    claim: ClaimFeatures,
+    index: EvidenceIndex,
+    question: QuestionFeatures,
+    k: int,
+    multi: int,
+    multi_discount: float,
+    named_bonus: float = 0.2,
+) -> Alignment:
+    """Retrieve evidence for a claim and compute every alignment signal."""
+    wanted = set(claim.stems)
+    hits = index.search(claim.stems, k) if claim.stems else []
+    named = resolve_reference(claim.reference, index.docs) if claim.reference else None
+    ranked = _rank(hits, claim, index, named.doc_id if named else None, named_bonus)
+    best = ranked[0].passage if ranked else None
+    coverage = _cover(wanted, best.stems) if best else 0.0
+    support, union = _greedy_cover(wanted, ranked[:multi])
+    multi_cov = _cover(wanted, union) * multi_discount
+    al = Alignment(
+        hits=hits,
+        best=best,
+        coverage=coverage,
+        support_coverage=max(coverage, multi_cov),
+        doc_coverage=_cover(wanted, index.stems),
+        question_coverage=_cover(wanted, question.stems) if wanted else 0.0,
+        support=[best] if best and coverage >= multi_cov else support,
+        missing_stems=sorted(wanted - union - (best.stems if best else frozenset())),
+    )
+    check_numbers(claim, al, index, current_hits(hits, index, named), question, named)
+    known = (index.vocabulary, question.vocabulary)
+    al.names_missing = [n for n in claim.names if not _name_known(n, known)]
+    if best:
+        # Any passage the claim rests on may deny it (a record's "WiFi: no" among others).
+        al.negation_mismatch = any(_negation_mismatch(claim, p) for p in al.support or [best])
+        al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted)
+    _citation(claim, al, index, named)
+    al.null_fields = null_fields(wanted, hits)
+    al.record_conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
+    return al
+
+
+def _rank(
+    hits: list[Hit], claim: ClaimFeatures, index: EvidenceIndex, named: str | None, bonus: float
+) -> list[Hit]:
+    """Evidence order: coverage, plus shared versions/dates, plus a head start for a document
+    the claim names; ties go to the newest document version, then to retrieval score."""
+    wanted = set(claim.stems)
+    recency = {d.doc_id: d.recency for d in index.docs}
+    identifying = [q for q in claim.quantities if q.kind in _IDENTIFYING]
+
+    def key(h: Hit) -> tuple[float, str, float]:
+        p = h.passage
+        shared = sum(any(quantity_matches(q, o) for o in p.quantities) for q in identifying)
+        cov = _cover(wanted, p.stems) + 0.1 * shared + (bonus if p.doc_id == named else 0.0)
+        return (-cov, _negate(recency.get(p.doc_id, "")), -h.score)
+
+    return sorted(hits, key=key)
+
+
+def _negate(s: str) -> str:
+    # Sort newest first with an ascending sort: map each digit d to 9 - d.
+    return s.translate(str.maketrans("0123456789", "9876543210"))
+
+
+def _greedy_cover(wanted: set[str], hits: list[Hit]) -> tuple[list[Passage], frozenset[str]]:
+    """Passages that together cover the claim, each adding words the others lack."""
+    chosen: list[Passage] = []
+    covered: set[str] = set()
+    for h in hits:
+        new = (wanted & h.passage.stems) - covered
+        if new:
+            chosen.append(h.passage)
+            covered |= new
+    return chosen, frozenset(covered)
+
+
+def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
+    """Every word of the name is in the sources (or the question), allowing plurals, a
+    hyphen dropped ("Wi-Fi" / "WiFi") and a state's postal code ("California" / "CA")."""
+    tokens = [t.removesuffix("'s") for t in tokenize(name)]
+    if len(tokens) > 1 and any("".join(tokens) in v for v in vocabs):
+        return True
+
+    def known(t: str) -> bool:
+        forms = (t, t + "'s", t.removesuffix("s"), *alternatives(t))
+        return any(f in v for f in forms for v in vocabs)
+
+    return all(known(t) for t in tokens)
+
+
+def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
+    """One side denies what the other asserts, judged on the words they share.
+
+    "Not X unless Y" restates "X with Y", so a claim with an exception is not compared.
+    """
+    if _EXCEPTIONS & set(claim.tokens):
+        return False
+    claim_denies = bool(claim.negated & passage.stems)
+    source_denies = bool(passage.negated & set(claim.stems))
+    return claim_denies != source_denies
+
+
+def _hedge_mismatch(
+    claim: ClaimFeatures, best: Passage, ranked: list[Hit], wanted: set[str]
+) -> bool:
+    """The source only suggests ('may', 'in some patients') what the claim asserts flatly.
+
+    Not a mismatch when another passage states the claim just as well without hedging.
+    """
+    need = min(2, len(wanted))
+    if claim.hedged or len(best.hedged & wanted) < need:
+        return False
+    best_cov = _cover(wanted, best.stems)
+    return not any(
+        len(h.passage.hedged & wanted) < need and _cover(wanted, h.passage.stems) >= best_cov
+        for h in ranked
+    )
+
+
+def _citation(
+    claim: ClaimFeatures, al: Alignment, index: EvidenceIndex, named: DocumentIndex | None
+) -> None:
+    """A claim pinned on one document whose evidence sits in another."""
+    if named is None or not al.best or len(index.docs) < 2:
+        return
+    al.attributed_doc = named.doc_id
+    wanted = set(claim.stems)
+    own = max((_cover(wanted, p.stems) for p in named.passages), default=0.0)
+    others = [p for d in index.docs if d is not named for p in d.passages]
+    other = max((_cover(wanted, p.stems) for p in others), default=0.0)
+    if al.best.doc_id != named.doc_id and other > own:
+        al.citation_mismatch = True
+    elif claim.quantities:
+        al.citation_mismatch = _numbers_only_elsewhere(claim, named.passages, others)
+
+
+def _numbers_only_elsewhere(
+    claim: ClaimFeatures, own: list[Passage], others: list[Passage]
+) -> bool:
+    """Every number of the claim is in another document, but not all are in the named one."""
+
+    def all_in(passages: list[Passage]) -> bool:
+        return all(
+            any(quantity_matches(q, o) for p in passages for o in p.quantities)
+            for q in claim.quantities
+        )
+
+    return all_in(others) and not all_in(own)

@@ -1,0 +1,97 @@
+"""What the alignment rules compare: a claim's and a question's features, and the Alignment
+of a claim with its evidence (shared by alignment and number checks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...evidence.index import Hit, Passage
+from ...text.quantities import Quantity, extract_quantities
+from ...text.words import content_stems, hedge_cues, negated_stems, proper_names, tokenize
+from .attribution import SourceReference, find_reference
+from .record_checks import Conflict
+
+# A claim that keeps a modal ("can take", "must give", "is allowed") keeps the source's
+# modality: it has not turned a possibility into a flat fact.
+_MODALS = frozenset("can could may might must allowed allow allows permitted".split())
+
+
+@dataclass(frozen=True)
+class ClaimFeatures:
+    """What a claim asserts, in the terms the alignment rules compare."""
+
+    text: str
+    body: str  # the text with any named source blanked out
+    tokens: tuple[str, ...]
+    stems: tuple[str, ...]
+    quantities: tuple[Quantity, ...]
+    names: tuple[str, ...]
+    negated: frozenset[str]
+    hedged: bool
+    reference: SourceReference | None
+
+
+def claim_features(text: str) -> ClaimFeatures:
+    """Features of a claim; words naming an attributed source are not matched as content."""
+    ref = find_reference(text)
+    body = text
+    if ref is not None:  # blank the source's name out, keeping offsets
+        body = text[: ref.start] + " " * (ref.end - ref.start) + text[ref.end :]
+    tokens = tokenize(body)
+    return ClaimFeatures(
+        text=text,
+        body=body,
+        tokens=tuple(tokens),
+        stems=tuple(dict.fromkeys(content_stems(tokens))),
+        quantities=tuple(extract_quantities(body)),
+        names=tuple(proper_names(body)),
+        negated=frozenset(negated_stems(tokens)),
+        hedged=bool(hedge_cues(tokens)) or _keeps_modality(tokens),
+        reference=ref,
+    )
+
+
+def _keeps_modality(tokens: list[str]) -> bool:
+    pairs = zip(tokens, tokens[1:], strict=False)
+    return any(t in _MODALS for t in tokens) or ("up", "to") in pairs
+
+
+@dataclass(frozen=True)
+class QuestionFeatures:
+    """The question's words and numbers: an answer may repeat them without a source."""
+
+    vocabulary: frozenset[str]
+    stems: frozenset[str]
+    quantities: tuple[Quantity, ...]
+
+
+def question_features(text: str) -> QuestionFeatures:
+    """Features of a case's question."""
+    tokens = tokenize(text)
+    return QuestionFeatures(
+        frozenset(tokens), frozenset(content_stems(tokens)), tuple(extract_quantities(text))
+    )
+
+
+@dataclass
+class Alignment:
+    """How a claim lines up with the evidence; every field is a signal the rules can use."""
+
+    hits: list[Hit]
+    best: Passage | None
+    coverage: float  # share of claim stems in the best passage
+    support_coverage: float  # best of single passage and discounted multi-passage union
+    doc_coverage: float  # share of claim stems anywhere in the case's documents
+    question_coverage: float  # share of claim stems in the question
+    support: list[Passage] = field(default_factory=list)
+    missing_stems: list[str] = field(default_factory=list)
+    numbers_unmatched: list[str] = field(default_factory=list)
+    number_conflict: Passage | None = None
+    names_missing: list[str] = field(default_factory=list)
+    negation_mismatch: bool = False
+    hedge_mismatch: bool = False
+    attributed_doc: str | None = None
+    citation_mismatch: bool = False
+    null_fields: list[str] = field(default_factory=list)
+    record_conflicts: list[Conflict] = field(default_factory=list)

@@ -1,0 +1,317 @@
+"""The offline judge: deterministic, no network, no model download, fast.
+
+For every answer: extract claims, retrieve evidence sentences, compute alignment signals
+(alignment.py), then decide verdict and type by explicit rules in a fixed order, so the
+rationale can name the one signal that decided. Thresholds and score weights come from
+``data/calibration/offline_v2.json``, never from constants here; its learned model
+(claim_model.py) then rescores every claim.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...evidence.index import EvidenceIndex, evidence_index
+from ...evidence.locate import locate_quote
+from ...inputs.policy import SeverityRules
+from ...models import (
+    Citation,
+    Claim,
+    ClaimJudgement,
+    Document,
+    HallucinationType,
+    JudgeSpec,
+    Severity,
+)
+from ...models import Verdict as V
+from ...resources import data_path
+from ...scoring.severity import assign_severity
+from ...text.claims import extract_claims
+from ..protocol import JudgeResult, JudgeTask, ProgressCallback
+from ..registry import register_judge
+from .alignment import align
+from .claim_model import (
+    answer_context,
+    answer_novelty,
+    claim_matrix,
+    is_refusal,
+    load_models,
+    model_for,
+)
+from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
+from .rescore import rescore
+from .signals import claim_signals, copy_signals, rule_score
+
+T = HallucinationType
+
+
+DEFAULT_CALIBRATION = "offline_v2.json"
+
+
+def load_calibration(path: Path | str | None = None) -> dict[str, Any]:
+    """The judge's thresholds and weights (the shipped offline_v2.json by default)."""
+    file = Path(path) if path else data_path("calibration", DEFAULT_CALIBRATION)
+    if not path and not file.exists():  # a fresh checkout before the first calibration
+        file = data_path("calibration", "offline_v1.json")
+    return json.loads(file.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A verdict with its type and the signal that decided it (for the rationale)."""
+
+    verdict: V
+    type: HallucinationType | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """The verdict of one claim text in one case, reusable for every claim with that text."""
+
+    decision: Decision
+    severity: Severity | None
+    citations: tuple[Citation, ...]
+    score: float
+    signals: dict[str, Any]
+
+    def judgement(self, claim: Claim) -> ClaimJudgement:
+        """The judgement of `claim` (fresh citation and signal objects, never shared)."""
+        d = self.decision
+        # Every field is already of its declared type, so validation would only cost time.
+        return ClaimJudgement.model_construct(
+            **dict(claim),
+            verdict=d.verdict,
+            hallucination_type=d.type,
+            severity=self.severity,
+            rationale=d.reason,
+            citations=[c.model_copy() for c in self.citations],
+            score=self.score,
+            signals=copy_signals(self.signals),
+        )
+
+
+class OfflineJudge:
+    """Claim extraction + BM25 evidence + alignment rules; the embedded default judge."""
+
+    #: Pure CPU work with no shared state: the engine may spread tasks over processes.
+    cpu_bound = True
+
+    def __init__(
+        self,
+        severity_rules: SeverityRules | dict[str, Any] | None = None,
+        calibration: str | Path | None = None,
+        use_model: bool = True,
+    ):
+        self.cal = load_calibration(calibration)
+        # Calibration trains on the rule verdicts alone, so it switches the model off.
+        self.models = load_models(self.cal.get("model")) if use_model else {}
+        self.rules = SeverityRules.model_validate(
+            severity_rules.model_dump()
+            if isinstance(severity_rules, SeverityRules)
+            else severity_rules or {}
+        )
+        self.th = self.cal["thresholds"]
+        self.spec = JudgeSpec(
+            name="offline",
+            model=None,
+            prompt_version=self.cal.get("version", "offline-v1"),
+            options={
+                "calibration": str(calibration) if calibration else DEFAULT_CALIBRATION,
+                "use_model": bool(self.models),
+                "severity_rules": self.rules.model_dump(mode="json"),
+            },
+        )
+
+    def judge(
+        self, tasks: Sequence[JudgeTask], progress: ProgressCallback | None = None
+    ) -> list[JudgeResult]:
+        """Judge every task in order; a task that raises becomes per-system errors."""
+        results = []
+        for task in tasks:
+            try:
+                result = self.judge_task(task)
+            except Exception as exc:  # one bad case must not sink the run
+                msg = f"offline judge failed: {type(exc).__name__}: {exc}"
+                result = JudgeResult(task.case.case_id, errors=dict.fromkeys(task.answers, msg))
+            results.append(result)
+            if progress:
+                progress(result)
+        return results
+
+    def judge_task(self, task: JudgeTask) -> JudgeResult:
+        """Judge the answers of one case against its documents (indexed once).
+
+        A claim's verdict depends only on its text and the case, so a sentence that
+        several systems share (the common case in a regression run) is judged once.
+        """
+        retrieval = self.cal["retrieval"]
+        index = evidence_index(task.documents, bm25_weight=retrieval["bm25_weight"])
+        docs = {d.doc_id: d for d in task.documents}
+        question = question_features(task.case.question)
+        result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
+        memo: dict[str, _Judged] = {}
+        for system, answer in task.answers.items():
+            judged = []
+            for claim in extract_claims(answer, task.case.case_id, system):
+                j = memo.get(claim.text)
+                if j is None:
+                    j = memo[claim.text] = self._judge_text(claim.text, task, index, docs, question)
+                judged.append(j.judgement(claim))
+            result.claims[system] = self._learned(judged, task, answer, index)
+        return result
+
+    def _learned(
+        self, claims: list[ClaimJudgement], task: JudgeTask, answer: str, index: EvidenceIndex
+    ) -> list[ClaimJudgement]:
+        """Rule verdicts rescored by the task's learned model (unchanged without one)."""
+        case = task.case
+        model = model_for(self.models, [case.domain or "", *case.tags])
+        if model is None or not claims:
+            return claims
+        ctx = answer_context(claims, answer_novelty(answer, index.vocabulary), is_refusal(answer))
+        probs = model.claim_scores(claim_matrix(claims, ctx))
+        hard = self.cal["model"].get("hard_signals", [])
+        return rescore(claims, probs, case, self.rules, hard)
+
+    def _judge_text(
+        self,
+        text: str,
+        task: JudgeTask,
+        index: EvidenceIndex,
+        docs: dict[str, Document],
+        question: QuestionFeatures,
+    ) -> _Judged:
+        features = claim_features(text)
+        r = self.cal["retrieval"]
+        al = align(
+            features,
+            index,
+            question,
+            r["top_k"],
+            r["multi_hop_passages"],
+            self.th["multi_hop_discount"],
+            self.th["citation_margin"],
+        )
+        decision = self.decide(features, al)
+        return _Judged(
+            decision,
+            assign_severity(decision.verdict, decision.type, text, task.case, self.rules),
+            tuple(self._citations(decision, al, docs)),
+            rule_score(self.cal["score"], decision.verdict, al, features),
+            claim_signals(al, features),
+        )
+
+    def decide(self, c: ClaimFeatures, al: Alignment) -> Decision:
+        """The rules, strongest signal first; the first that fires decides."""
+        th, cov = self.th, al.support_coverage
+        at = f" ({al.best.doc_id})" if al.best else ""
+        contra = al.coverage >= th["contradiction_coverage"]
+        off_topic = al.doc_coverage < th["out_of_scope_doc_coverage"] and not al.question_coverage
+        numbers = ", ".join(al.numbers_unmatched)
+        if off_topic and not c.quantities:
+            return Decision(
+                V.OUT_OF_SCOPE,
+                None,
+                "Out of scope: the claim shares almost nothing with the sources or the question.",
+            )
+        if al.citation_mismatch and cov >= th["partial_coverage"]:
+            return Decision(
+                V(self.cal["verdicts"]["citation_error"]),
+                T.CITATION_ERROR,
+                f"Misattributed: the claim names {al.attributed_doc}, but the "
+                f"evidence is in{at or ' another document'}.",
+            )
+        if al.record_conflicts and cov >= th["partial_coverage"]:
+            return Decision(
+                V.CONTRADICTED,
+                T.DISTORTION,
+                f"Contradicted: the record gives {al.record_conflicts[0].field}.",
+            )
+        if al.negation_mismatch and cov >= th["contradiction_coverage"]:
+            return Decision(
+                V.CONTRADICTED,
+                T.DISTORTION,
+                f"Contradicted: the source{at} states the opposite (negation) on the same words.",
+            )
+        if al.number_conflict and contra:
+            return Decision(
+                V.CONTRADICTED,
+                T.DISTORTION,
+                f"Contradicted: the source{at} "
+                f"gives a different value where the claim says {numbers}.",
+            )
+        if al.numbers_unmatched:
+            return Decision(
+                V.UNSUPPORTED,
+                T.FABRICATION,
+                f"Unsupported: {numbers} appears in no source document.",
+            )
+        if al.null_fields:
+            return Decision(
+                V.UNSUPPORTED,
+                T.FABRICATION,
+                f"Unsupported: the record leaves {al.null_fields[0]} empty (null).",
+            )
+        if al.names_missing and cov < 1.0:
+            names = ", ".join(al.names_missing)
+            return Decision(
+                V.UNSUPPORTED,
+                T.FABRICATION,
+                f"Unsupported: {names} is named in no source document.",
+            )
+        if cov >= th["partial_coverage"] and al.hedge_mismatch and al.best:
+            return Decision(
+                V(self.cal["verdicts"]["omission_as_fact"]),
+                T.OMISSION_AS_FACT,
+                f"Asserted as fact: the source{at} only hedges it "
+                f"({', '.join(al.best.hedges[:2])}).",
+            )
+        if cov >= th["support_coverage"]:
+            return Decision(
+                V.SUPPORTED,
+                None,
+                f"Supported: {cov:.0%} of the claim's content words are in the evidence{at}.",
+            )
+        if cov >= th["partial_coverage"]:
+            missing = ", ".join(al.missing_stems[:4])
+            return Decision(
+                V.PARTIALLY_SUPPORTED,
+                T.DISTORTION,
+                f"Partly supported: "
+                f"{cov:.0%} of the content words are in the evidence{at}; "
+                f"missing: {missing}.",
+            )
+        return Decision(
+            V.UNSUPPORTED,
+            T.FABRICATION,
+            f"Unsupported: only {cov:.0%} of the "
+            "claim's content words are in any evidence passage.",
+        )
+
+    def _citations(self, d: Decision, al: Alignment, docs: dict[str, Document]) -> list[Citation]:
+        """Verified citations of the deciding evidence (none for fabrications)."""
+        if d.type in (T.FABRICATION, None) and d.verdict != V.SUPPORTED:
+            return []
+        if d.verdict == V.CONTRADICTED and al.record_conflicts:
+            passages = [c.passage for c in al.record_conflicts]
+        elif al.number_conflict:
+            passages = [al.number_conflict]
+        else:
+            passages = al.support or [al.best]
+        cites = []
+        for p in passages:
+            if p is not None and p.doc_id in docs:
+                doc = docs[p.doc_id]
+                cites.append(locate_quote(doc, doc.text[p.start : p.end]))
+        return cites
+
+
+@register_judge("offline")
+def create_offline_judge(**options: Any) -> OfflineJudge:
+    """Factory registered as 'offline'; options: severity_rules, calibration."""
+    return OfflineJudge(**options)

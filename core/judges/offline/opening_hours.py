@@ -1,0 +1,160 @@
+"""Opening hours: which days and clock times a claim gives, checked against a record's week.
+
+Data-to-text answers restate business hours ("open Tuesday to Saturday from noon to 9 PM"),
+and getting one day wrong is a hallucination a word-overlap check cannot see: the numbers
+all occur somewhere in the listing. Kept apart from record_checks.py, which maps the wrong
+days back to the record fields a reviewer is shown.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...text.words import tokenize
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_WORD = {d: i for i, d in enumerate(_DAYS)} | {d + "s": i for i, d in enumerate(_DAYS)}
+_DAY_ABBR = {d[:3].title(): i for i, d in enumerate(_DAYS)} | {"Tues": 1, "Thur": 3, "Thurs": 3}
+_DAY = re.compile(
+    r"\b(?:(?P<word>(?:mon|tues|wednes|thurs|fri|satur|sun)days?)|(?P<abbr>(?-i:Mon|Tues?|Wed|"
+    r"Thu(?:rs?)?|Fri|Sat|Sun))\b\.?|(?P<group>weekdays?|weekends?|every ?day|daily|"
+    r"seven days|7 days|all week))\b",
+    re.I,
+)
+_ABBR_AS_DAY = re.compile(r"\.?\s*(?:[-–,:;/&]|\d|to\b|through\b|thru\b|and\b|$)", re.I)
+_RANGE_JOIN = re.compile(r"^\s*(?:-|–|to|through|thru|until)\s*$", re.I)
+_TIME = re.compile(
+    r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ampm>[ap]\.?\s?m\b\.?)|"
+    r"\b(?P<h24>\d{1,2}):(?P<m24>\d{2})\b|\b(?P<word>noon|midday|midnight)\b",
+    re.I,
+)
+DAY_NAMES = tuple(d.title() for d in _DAYS)
+_HOURS_VALUE = re.compile(r"^\s*(\d{1,2}):(\d{1,2})\s*-\s*(\d{1,2}):(\d{1,2})\s*$")
+_CLOSED_WORDS = frozenset({"closed", "close"})
+
+
+def weekday(word: str) -> int | None:
+    """'Monday' / 'mondays' -> 0; None for any other word."""
+    return _DAY_WORD.get(word.lower())
+
+
+def opening_of(value: str) -> tuple[int, int] | None:
+    """'11:30-22:0' -> (690, 1320) minutes; None when not that format or '0:0-0:0'."""
+    m = _HOURS_VALUE.match(value)
+    if not m:
+        return None
+    h1, m1, h2, m2 = (int(g) for g in m.groups())
+    if h1 == m1 == h2 == m2 == 0:
+        return None
+    return (h1 * 60 + m1) % 1440, (h2 * 60 + m2) % 1440
+
+
+def wrong_days(text: str, week: dict[int, tuple[int, int] | None]) -> list[int]:
+    """Weekdays (0 = Monday) whose opening hours the claim gets wrong, given the record's
+    week (day -> opening and closing minute; None when undecided; a day missing from a
+    listing is closed). Each day is judged by the narrowest part of the claim naming it
+    ('daily 11-9, Fridays until 10'); times said of no day must be among the record's."""
+    if not week:
+        return []
+    statements = _hour_statements(text)
+    wrong: list[int] = []
+    for d in range(7):
+        said = [st for st in statements if d in st[0]]
+        if not said:
+            continue
+        _, times, closed = min(said, key=lambda st: len(st[0]))
+        if d not in week:
+            if not closed:
+                wrong.append(d)
+            continue
+        opening = week[d]
+        if opening is None:
+            continue  # "0:0-0:0" reads as closed to some and as open all day to others
+        if closed:
+            bad = not times
+        elif len(times) >= 2:
+            bad = not set(opening) <= times
+        else:
+            bad = bool(times) and not times <= set(opening)
+        if bad:
+            wrong.append(d)
+    loose = {t for days, times, _ in statements if not days for t in times}
+    known = {t for o in week.values() if o for t in o}
+    if loose and known and not loose <= known:
+        wrong += [d for d, o in week.items() if o and d not in wrong]
+    return wrong
+
+
+_SEGMENT = re.compile(r";|\band\b|\bbut\b|\bwhile\b|\bexcept\b", re.I)
+_DAY_FILLER = re.compile(r"^[\s,]*(?:(?:on|from|to|through|thru|the|every|and|-|–)[\s,]*)*$", re.I)
+
+
+def _hour_statements(text: str) -> list[tuple[set[int], set[int], bool]]:
+    """(days, times, says closed) per part of the claim: 'Monday to Thursday 5-9 PM and
+    Fridays until 10 PM' gives each day group its own times. A part that only lists days
+    ('Fridays and Saturdays ... until 10 PM') lends them to the next part."""
+    out: list[tuple[set[int], set[int], bool]] = []
+    carried: set[int] = set()
+    for part in _SEGMENT.split(text):
+        days = claimed_days(part) | carried
+        times = claimed_times(part)
+        carried = set()
+        if days and not times and _DAY_FILLER.match(_DAY.sub(" ", part)):
+            carried = days
+            continue
+        closed = bool(_CLOSED_WORDS & set(tokenize(part)))
+        if days or times:
+            out.append((days, times, closed))
+    if carried:
+        out.append((carried, set(), False))
+    return out
+
+
+def claimed_days(text: str) -> set[int]:
+    """Weekdays a claim names (0 = Monday), ranges ('Tuesday to Saturday') expanded."""
+    found: list[tuple[int, int, set[int]]] = []
+    for m in _DAY.finditer(text):
+        if m.group("abbr") and not _ABBR_AS_DAY.match(text, m.end()):
+            continue  # "Sun Valley", "Wed" as a name: only 'Mon-Fri', 'Sat 9 AM', 'Tue,' count
+        found.append((m.start(), m.end(), _days_of(m)))
+    days: set[int] = set()
+    for i, (_, end, ds) in enumerate(found):
+        days |= ds
+        if i + 1 < len(found) and len(ds) == 1 and len(found[i + 1][2]) == 1:
+            if _RANGE_JOIN.match(text[end : found[i + 1][0]]):
+                a, b = next(iter(ds)), next(iter(found[i + 1][2]))
+                days |= {(a + k) % 7 for k in range((b - a) % 7 + 1)}
+    return days
+
+
+def _days_of(m: re.Match[str]) -> set[int]:
+    if m.group("word"):
+        return {_DAY_WORD[m.group("word").lower()]}
+    if m.group("abbr"):
+        return {_DAY_ABBR[m.group("abbr")]}
+    group = m.group("group").lower()
+    if group.startswith("weekday"):
+        return {0, 1, 2, 3, 4}
+    if group.startswith("weekend"):
+        return {5, 6}
+    return set(range(7))
+
+
+def claimed_times(text: str) -> set[int]:
+    """Clock times a claim gives, in minutes after midnight ('9:30 PM' -> 1290)."""
+    out = set()
+    for m in _TIME.finditer(text):
+        if m.group("word"):
+            out.add(720 if m.group("word").lower() in {"noon", "midday"} else 0)
+            continue
+        h = int(m.group("h") or m.group("h24"))
+        mins = int(m.group("m") or m.group("m24") or 0)
+        if h > 24 or mins > 59:
+            continue
+        ampm = (m.group("ampm") or "").lower()
+        if ampm.startswith("p") and h < 12:
+            h += 12
+        elif ampm.startswith("a") and h == 12:
+            h = 0
+        out.add((h * 60 + mins) % 1440)
+    return out

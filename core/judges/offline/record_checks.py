@@ -1,0 +1,216 @@
+"""Claims checked against the fields of a structured (JSON) record, not against passages.
+
+Retrieval hands the alignment the passages that share most words with a claim, and for a
+record those are often reviews that mention "upscale" while the field that rules on it
+("Ambience upscale: false") ranks lower. A data-to-text answer is wrong when it affirms a
+field the record denies, denies one it affirms, or gives opening hours the record does not
+have, so these are checked field by field, whatever retrieval ranked first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ...evidence.index import Passage, make_passage, per_index
+from ...evidence.records import GENERIC_KEY_STEMS, Leaf, key_parts
+from ...text.words import is_negation, stem
+from .opening_hours import DAY_NAMES, opening_of, weekday, wrong_days
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...evidence.index import DocumentIndex, EvidenceIndex
+
+# A nested key this short or common ("lot", "live", "dj") needs its parent ("parking").
+_DISTINCT_LEN = 6
+
+_AFFIRMING = frozenset({"yes", "true", "free", "paid", "full_bar", "beer_and_wine"})
+# "Reservations are not accepted": a cue after the key denies it when a word like these follows.
+_DENIED_AFTER = frozenset(
+    "available offered accepted provided allowed permitted included possible an option".split()
+)
+_SCOPE_ENDS = frozenset("but however although though while yet whereas".split())
+_SCOPE = 8  # a denial reaches over a short list: "no Wi-Fi, outdoor seating, or valet"
+
+
+@dataclass(frozen=True)
+class Field:
+    """A yes/no-like record field a claim can affirm or deny."""
+
+    passage: Passage
+    own: frozenset[str]  # stems of the field's own key ("upscale")
+    joined: frozenset[str]  # the key's parts written as one word ("takeout", "wifi")
+    parent: frozenset[str]  # stems of the enclosing key ("ambience"), if nested
+    positive: bool
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Stems a claim word may carry to name this field."""
+        return self.own | {stem(w) for w in self.joined}
+
+
+@dataclass(frozen=True)
+class RecordFacts:
+    """The fields and opening hours of a case's records, extracted once per document."""
+
+    fields: tuple[Field, ...]
+    hours: dict[int, tuple[Passage, tuple[int, int] | None]]  # weekday -> (leaf, open/close)
+    week: Passage | None = None  # the whole opening-hours listing: a day it lacks is closed
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A record field a claim contradicts, and the passage a reviewer is shown for it."""
+
+    passage: Passage
+    field: str  # 'attributes.RestaurantsTakeOut = false', or 'no hours.Sunday'
+
+
+def record_facts(doc: DocumentIndex) -> RecordFacts:
+    """The checkable facts of one indexed document (empty for prose)."""
+    fields, hours = [], {}
+    for p in doc.passages:
+        leaf = p.leaf
+        if leaf is None or leaf.unknown:
+            continue
+        key = leaf.key_words().split()
+        day = weekday(key[0]) if key else None
+        if day is not None and isinstance(leaf.value, str):
+            hours[day] = (p, opening_of(leaf.value))
+        elif _is_flag(leaf):
+            fields.append(_field(p, leaf))
+    return RecordFacts(tuple(fields), hours, _week(doc, [p for p, _ in hours.values()]))
+
+
+def _week(doc: DocumentIndex, days: list[Passage]) -> Passage | None:
+    """One passage spanning every listed day, cited when a claim opens on a missing day."""
+    if not days:
+        return None
+    start, end = min(p.start for p in days), max(p.end for p in days)
+    return make_passage(doc.doc_id, start, end, doc.text[start:end], days[0].section)
+
+
+def _is_flag(leaf: Leaf) -> bool:
+    """A field whose value affirms or denies its key (true/false, yes/no/none, 'free')."""
+    v = leaf.value
+    return isinstance(v, bool) or leaf.negative or str(v).strip().lower() in _AFFIRMING
+
+
+def _field(p: Passage, leaf: Leaf) -> Field:
+    keys = [k for k in leaf.path if not k.isdigit()]
+    own_parts = [w.lower() for w in key_parts(keys[-1])]
+    specific = [w for w in own_parts if stem(w) not in GENERIC_KEY_STEMS]
+    parents = key_parts(keys[-2]) if len(keys) > 2 else []
+    return Field(
+        passage=p,
+        own=frozenset(stem(w) for w in specific),
+        joined=frozenset({"".join(own_parts), "".join(specific)} - {""}),
+        parent=frozenset(stem(w.lower()) for w in parents) - GENERIC_KEY_STEMS,
+        positive=not leaf.negative,
+    )
+
+
+@per_index
+def case_facts(index: EvidenceIndex) -> RecordFacts:
+    """All records of a case together."""
+    parts = [record_facts(d) for d in index.docs]
+    return RecordFacts(
+        tuple(f for p in parts for f in p.fields),
+        {k: v for p in parts for k, v in p.hours.items()},
+        next((p.week for p in parts if p.week), None),
+    )
+
+
+def record_conflicts(text: str, tokens: tuple[str, ...], facts: RecordFacts) -> list[Conflict]:
+    """Record fields the claim contradicts: flags it turns around, or opening hours it gets
+    wrong. Each is returned as the field's passage, the evidence a reviewer is shown."""
+    if not facts.fields and not facts.hours:
+        return []
+    words = _ClaimWords.of(text, tokens)
+    out = [Conflict(f.passage, describe(f.passage)) for f in facts.fields if _contradicts(f, words)]
+    return out + _hours_conflicts(text, facts)
+
+
+@dataclass(frozen=True)
+class _ClaimWords:
+    """A claim's words in the forms field keys are matched against, computed once per
+    claim rather than once per field of the record."""
+
+    text: str
+    stems: tuple[str, ...]  # the stem of each token
+    stem_set: frozenset[str]
+    pairs: tuple[str, ...]  # each token joined to the next ("take" + "out")
+    forms: frozenset[str]  # tokens and joined pairs
+    denied: frozenset[int]
+
+    @classmethod
+    def of(cls, text: str, tokens: tuple[str, ...]) -> _ClaimWords:
+        pairs = tuple(a + b for a, b in zip(tokens, tokens[1:], strict=False))
+        stems = tuple(stem(t) for t in tokens)
+        return cls(
+            text,
+            stems,
+            frozenset(stems),
+            pairs,
+            frozenset(tokens) | frozenset(pairs),
+            frozenset(denied_positions(tokens)),
+        )
+
+
+def denied_positions(tokens: tuple[str, ...]) -> set[int]:
+    """Token positions a negation denies: up to a few words after the cue (to the end of
+    the clause), and the subject of 'X is not available'."""
+    out: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if not is_negation(tok):
+            continue
+        for j in range(i + 1, min(i + 1 + _SCOPE, len(tokens))):
+            if tokens[j] in _SCOPE_ENDS:
+                break
+            out.add(j)
+        if i + 1 < len(tokens) and tokens[i + 1] in _DENIED_AFTER:
+            out.update(range(max(0, i - 4), i))
+    return out
+
+
+def _contradicts(f: Field, w: _ClaimWords) -> bool:
+    named = bool(f.own) and f.own <= w.stem_set or bool(f.joined & w.forms)
+    if not named:
+        return False
+    if f.parent and not f.parent & w.stem_set:
+        # Without its parent, a nested key must be a distinctive word the claim writes in
+        # lower case: "lot" (of parking) or "street" in "State Street" is not about parking.
+        if any(len(x) < _DISTINCT_LEN for x in f.own) or not _lowercase_in(f.own, w.text):
+            return False
+    at = [i for i, s in enumerate(w.stems) if s in f.keys]
+    at += [i for i, pair in enumerate(w.pairs) if pair in f.joined]
+    return any(i in w.denied for i in at) == f.positive
+
+
+def _lowercase_in(own: frozenset[str], text: str) -> bool:
+    words = re.findall(r"[A-Za-z]+", text)
+    return all(any(stem(w) == s and w.islower() for w in words) for s in own)
+
+
+def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
+    """The claim's wrong opening days as conflicts: the day's field, or the whole listing
+    for a day it leaves out."""
+    if not facts.hours:
+        return []
+    week = {d: opening for d, (_, opening) in facts.hours.items()}
+    out = []
+    for d in wrong_days(text, week):
+        if d in facts.hours:
+            out.append(Conflict(facts.hours[d][0], describe(facts.hours[d][0])))
+        elif facts.week is not None:
+            out.append(Conflict(facts.week, f"no hours.{DAY_NAMES[d]}"))
+    return out[:3]
+
+
+def describe(passage: Passage) -> str:
+    """A record field as the record writes it: 'attributes.RestaurantsTakeOut = false'."""
+    leaf = passage.leaf
+    if leaf is None:
+        return passage.text
+    return f"{'.'.join(leaf.path)} = {json.dumps(leaf.value)}"

@@ -1,0 +1,82 @@
+"""Reconcile the offline judge's rule verdicts with its learned claim scores.
+
+The rules say *why* a claim looks wrong; the learned model (claim_model.py) says *how
+likely* it is wrong, measured on human labels. The score decides (so verdict and score never
+disagree: hallucinated iff score >= 0.5), the rules keep naming the reason. A few rule
+signals are precise enough to stand on their own ("hard" signals in the calibration file):
+their verdict stands even when the model doubts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...inputs.policy import SeverityRules
+from ...models import Case, ClaimJudgement, HallucinationType, Verdict
+from ...scoring.metrics import HALLUCINATED
+from ...scoring.severity import assign_severity
+
+
+def rescore(
+    claims: Sequence[ClaimJudgement],
+    probs: Sequence[float],
+    case: Case,
+    rules: SeverityRules,
+    hard_signals: Sequence[str] = (),
+) -> list[ClaimJudgement]:
+    """Claims with the learned score, verdicts moved to the score's side of 0.5."""
+    out = []
+    for c, p in zip(claims, probs, strict=True):
+        p = float(p)
+        bad = c.verdict in HALLUCINATED
+        hard = bad and any(c.signals.get(s) for s in hard_signals)
+        if hard:
+            out.append(_with(c, max(p, 0.5), c.verdict, c.hallucination_type, c.rationale))
+        elif p >= 0.5 and not bad:
+            kind = (
+                HallucinationType.DISTORTION
+                if c.verdict == Verdict.PARTIALLY_SUPPORTED
+                else HallucinationType.FABRICATION
+            )
+            why = f"Unsupported (learned score {p:.2f}); the rules said: {c.rationale}"
+            out.append(_with(c, p, Verdict.UNSUPPORTED, kind, why, case, rules))
+        elif p < 0.5 and bad:
+            why = f"Probably supported (learned score {p:.2f}); the rules said: {c.rationale}"
+            out.append(
+                _with(
+                    c,
+                    p,
+                    Verdict.PARTIALLY_SUPPORTED,
+                    HallucinationType.DISTORTION,
+                    why,
+                    case,
+                    rules,
+                )
+            )
+        else:
+            out.append(_with(c, p, c.verdict, c.hallucination_type, c.rationale))
+    return out
+
+
+def _with(
+    c: ClaimJudgement,
+    p: float,
+    verdict: Verdict,
+    kind: HallucinationType | None,
+    why: str,
+    case: Case | None = None,
+    rules: SeverityRules | None = None,
+) -> ClaimJudgement:
+    """A copy of `c` with a new score (and, when the verdict moved, new verdict/severity)."""
+    update: dict = {"score": round(min(max(p, 0.0), 1.0), 6)}
+    if verdict != c.verdict:
+        severity = assign_severity(verdict, kind, c.text, case, rules) if case and rules else None
+        update |= {
+            "verdict": verdict,
+            "hallucination_type": kind,
+            "severity": severity,
+            "rationale": why,
+        }
+        if verdict != Verdict.SUPPORTED and kind == HallucinationType.FABRICATION:
+            update["citations"] = []
+    return c.model_copy(update=update)

@@ -1,0 +1,78 @@
+"""What the offline judge stores with each claim: its signals and its rule score.
+
+Kept apart from the rules (offline.py) because both the rules' score and the learned model
+(claim_model.py) read these numbers: one definition, stored with the claim for review and
+calibration.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...models import Verdict as V
+from ...text.lexicon import DISCOURSE_STEMS
+from .features import Alignment, ClaimFeatures
+
+
+def rule_score(cal_score: dict[str, Any], verdict: V, al: Alignment, c: ClaimFeatures) -> float:
+    """Hallucination probability-like score, ordered for AUROC and kept on the verdict's
+    side of 0.5 so score and verdict never disagree."""
+    w = cal_score["weights"]
+    z = cal_score["bias"] + w["uncovered"] * (1 - al.support_coverage)
+    z += w["number_unmatched"] * _share(len(al.numbers_unmatched), len(c.quantities))
+    z += w["number_conflict"] * bool(al.number_conflict)
+    z += w["name_missing"] * _share(len(al.names_missing), len(c.names))
+    z += w["negation_mismatch"] * al.negation_mismatch
+    z += w["hedge_mismatch"] * al.hedge_mismatch
+    z += w["citation_mismatch"] * al.citation_mismatch
+    z += w.get("record_conflict", 0.0) * bool(al.record_conflicts)
+    p = 1 / (1 + math.exp(-z))
+    if verdict in (V.SUPPORTED, V.PARTIALLY_SUPPORTED, V.OUT_OF_SCOPE):
+        return round(min(p, 0.49 if verdict == V.SUPPORTED else 0.5), 6)
+    return round(max(p, 0.51), 6)
+
+
+def informative_uncovered(al: Alignment, c: ClaimFeatures) -> float:
+    """Share of the claim's content stems (framing words like 'reviewers praised' aside)
+    that no evidence passage holds."""
+    wanted = [s for s in c.stems if s not in DISCOURSE_STEMS]
+    if not wanted:
+        return 0.0
+    missing = set(al.missing_stems)
+    return sum(s in missing for s in wanted) / len(wanted)
+
+
+def _share(n: int, total: int) -> float:
+    return n / total if total else 0.0
+
+
+def claim_signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
+    """The features behind the verdict, stored with the claim for review and calibration."""
+    return {
+        "coverage": round(al.coverage, 4),
+        "n_stems": len(c.stems),
+        "question_coverage": round(al.question_coverage, 4),
+        "support_coverage": round(al.support_coverage, 4),
+        "doc_coverage": round(al.doc_coverage, 4),
+        "retrieval_score": round(al.hits[0].score, 4) if al.hits else 0.0,
+        "missing_words": al.missing_stems[:8],
+        "numbers_unmatched": al.numbers_unmatched,
+        "number_conflict": al.number_conflict is not None,
+        "names_missing": al.names_missing,
+        "negation_mismatch": al.negation_mismatch,
+        "hedge_mismatch": al.hedge_mismatch,
+        "claim_hedged": c.hedged,
+        "attributed_doc": al.attributed_doc,
+        "citation_mismatch": al.citation_mismatch,
+        "evidence_doc": al.best.doc_id if al.best else None,
+        "null_fields": al.null_fields,
+        "record_conflicts": [conflict.field for conflict in al.record_conflicts],
+        "informative_uncovered": round(informative_uncovered(al, c), 4),
+        "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
+    }
+
+
+def copy_signals(signals: dict[str, Any]) -> dict[str, Any]:
+    """A copy whose lists are not shared (memoised verdicts serve several claims)."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in signals.items()}

@@ -1,0 +1,105 @@
+"""One answer broken into claims, each with its verdict, evidence and reason."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from .record import Record
+from .verdicts import HallucinationType, Severity, Verdict
+
+
+class Citation(Record):
+    """Evidence for a verdict; halgate itself checks that the quote occurs in the source."""
+
+    doc_id: str = Field(description="Document the quote is taken from.")
+    start: int | None = Field(default=None, ge=0, description="Start offset in the document.")
+    end: int | None = Field(default=None, ge=0, description="End offset (exclusive).")
+    quote: str = Field(description="The quoted passage as given by the judge.")
+    verified: bool = Field(description="True when the quote was found in the named document.")
+    match: Literal["exact", "normalized", "fuzzy", "none"] = Field(
+        default="exact", description="How the quote was located."
+    )
+
+
+class Claim(Record):
+    """One verifiable statement of an answer, located by its character span."""
+
+    claim_id: str = Field(description="Stable id: case_id/system/index.")
+    case_id: str = Field(description="Case whose answer holds the claim.")
+    system: str = Field(description="System that produced the answer.")
+    index: int = Field(ge=0, description="Position of the claim in its answer.")
+    text: str = Field(description="The claim text, equal to answer[start:end].")
+    start: int = Field(ge=0, description="Start offset in the answer.")
+    end: int = Field(ge=0, description="End offset in the answer (exclusive).")
+
+
+class ClaimJudgement(Claim):
+    """A claim with the judge's verdict, reason and evidence."""
+
+    verdict: Verdict = Field(description="The judge's verdict.")
+    hallucination_type: HallucinationType | None = Field(
+        default=None, description="Set for non-supported claims."
+    )
+    severity: Severity | None = Field(default=None, description="Set for non-supported claims.")
+    rationale: str = Field(description="Why the judge decided so, in one or two sentences.")
+    citations: list[Citation] = Field(default_factory=list, description="Supporting evidence.")
+    score: float = Field(
+        ge=0.0, le=1.0, description="Judge's hallucination score (0 = surely supported)."
+    )
+    signals: dict[str, Any] = Field(
+        default_factory=dict, description="Judge-specific features behind the verdict."
+    )
+
+
+class VerdictCounts(Record):
+    """Claim counts per verdict."""
+
+    SUPPORTED: int = 0
+    PARTIALLY_SUPPORTED: int = 0
+    UNSUPPORTED: int = 0
+    CONTRADICTED: int = 0
+    OUT_OF_SCOPE: int = 0
+
+    @property
+    def total(self) -> int:
+        """All claims counted."""
+        return (
+            self.SUPPORTED
+            + self.PARTIALLY_SUPPORTED
+            + self.UNSUPPORTED
+            + self.CONTRADICTED
+            + self.OUT_OF_SCOPE
+        )
+
+
+class AnswerAnalysis(Record):
+    """The judged claims of one answer and the rates derived from them."""
+
+    case_id: str
+    system: str
+    claims: list[ClaimJudgement] = Field(default_factory=list)
+    counts: VerdictCounts = Field(default_factory=VerdictCounts)
+    hallucination_rate: float | None = Field(
+        default=None, description="Null when the answer has no factual claims (never 0/0 = 0)."
+    )
+    fabrication_rate: float | None = None
+    contradiction_rate: float | None = None
+    consistency_score: float | None = Field(
+        default=None, description="(SUPPORTED + 0.5 * PARTIALLY_SUPPORTED) / total claims."
+    )
+    hallucination_flag: bool = Field(default=False, description="Any claim contradicted.")
+    answer_score: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="Answer-level hallucination score (max claim)."
+    )
+    error_message: str | None = Field(
+        default=None, description="Why the answer could not be analysed (empty, nonsense)."
+    )
+    harness_error: str | None = Field(
+        default=None, description="The judge failed on this answer after retries."
+    )
+    raw_output: str | None = Field(
+        default=None, description="The judge's unusable raw output, kept for diagnosis."
+    )
+    usage: dict[str, int] = Field(default_factory=dict, description="Calls and tokens spent.")

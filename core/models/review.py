@@ -1,0 +1,123 @@
+"""Records the review store hands out: overrides, sign-offs, audit entries, run rows.
+
+They are plain pydantic models so the CLI, the dashboard and JSON exports share one shape;
+none of them carries a database handle.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field
+
+from .claims import ClaimJudgement
+from .record import Record
+from .verdicts import GateStatus, HallucinationType, Mode, Severity, Verdict
+
+
+class SignOffDecision(StrEnum):
+    """A release manager's final word on a run."""
+
+    APPROVED = "APPROVED"
+    REJECTED = "REJECTED"
+
+
+class Override(Record):
+    """A reviewer's correction (or confirmation) of one claim; never edited, only superseded.
+
+    Fields left ``None`` keep the value in force before this override, so a bare override
+    with a comment is a *confirmation*: it marks the claim reviewed without changing it.
+    """
+
+    id: int = Field(description="Sequence number in the store; higher is newer.")
+    run_id: str
+    claim_id: str
+    verdict: Verdict | None = Field(default=None, description="New verdict, if changed.")
+    hallucination_type: HallucinationType | None = Field(default=None, description="New type.")
+    severity: Severity | None = Field(default=None, description="New severity.")
+    comment: str = Field(description="Why the reviewer decided so.")
+    reviewer: str = Field(description="Who decided (free-form identity).")
+    created_at: str = Field(description="UTC time, ISO 8601.")
+
+
+class SignOff(Record):
+    """A release manager's APPROVED / REJECTED, pinned to the decision it was made on."""
+
+    id: int
+    run_id: str
+    decision: SignOffDecision
+    reviewer: str
+    comment: str
+    created_at: str
+    decision_status: GateStatus = Field(description="Effective gate status when signed.")
+    inputs_hash: str = Field(description="Hash of the report and overrides the decision used.")
+    stale: bool = Field(
+        default=False, description="True when an override was recorded after this sign-off."
+    )
+
+
+class AuditEntry(Record):
+    """One line of the append-only audit log: who did what, when, to which run."""
+
+    id: int
+    at: str
+    actor: str
+    action: str = Field(description="save_run, update_run, override or signoff.")
+    run_id: str | None = None
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class AgreementCell(Record):
+    """How often the reviewers kept the judge's verdict, for one slice of claims."""
+
+    reviewed: int = 0
+    kept: int = 0
+    rate: float | None = Field(default=None, description="kept / reviewed; None if none reviewed.")
+
+
+class JudgeAgreement(Record):
+    """Judge agreement from overrides (DESIGN.md §3): the judge's measured precision."""
+
+    run_id: str
+    overall: AgreementCell = Field(default_factory=AgreementCell)
+    by_verdict: dict[str, AgreementCell] = Field(
+        default_factory=dict, description="Keyed by the judge's verdict."
+    )
+    by_severity: dict[str, AgreementCell] = Field(
+        default_factory=dict, description="Keyed by the judge's severity ('NONE' if unset)."
+    )
+
+
+class ReviewItem(Record):
+    """One entry of a run's review queue, with the judge's and the effective view."""
+
+    claim: ClaimJudgement = Field(description="The claim with overrides applied.")
+    judged: ClaimJudgement = Field(description="The claim as the judge left it.")
+    reviewed: bool
+    latest_override: Override | None = None
+
+
+class RunRow(Record):
+    """A run as listed by ``Store.list_runs``: identity plus effective status and rates."""
+
+    run_id: str
+    created_at: str
+    mode: Mode
+    suite_name: str
+    suite_hash: str
+    judge_id: str
+    prompt_version: str | None = None
+    gated_system: str
+    judged_status: GateStatus = Field(description="Decision as judged, before any override.")
+    status: GateStatus = Field(description="Decision from effective verdicts.")
+    exit_code: int
+    micro_rate: float | None = Field(description="Gated system's effective hallucination rate.")
+    rate_change: float | None = Field(description="Candidate − baseline (compare mode).")
+    n_claims: int
+    n_review: int = Field(description="Claims in the review queue.")
+    pending_review: int = Field(description="Of those, not yet reviewed.")
+    n_overrides: int
+    agreement: float | None = Field(description="Overall judge agreement, if any review.")
+    signoff: SignOffDecision | None = Field(default=None, description="Latest sign-off.")
+    signoff_stale: bool = False

@@ -1,0 +1,223 @@
+"""Reports as flat tables: one row per claim, per case transition, per run.
+
+The dashboard filters and charts these frames; building them here keeps the pages thin and lets
+the shapes be tested without Streamlit. Columns are plain strings and booleans so a frame of
+tens of thousands of claims filters in milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ..models import AnswerAnalysis, ClaimJudgement, RunReport, Verdict
+
+CLAIM_COLUMNS = [
+    "claim_id",
+    "case",
+    "system",
+    "index",
+    "verdict",
+    "severity",
+    "type",
+    "tags",
+    "citation_verified",
+    "overridden",
+    "score",
+    "text",
+]
+
+# Worst first: the state an answer is summarised by in verdict transitions.
+_WORST_ORDER = [
+    Verdict.CONTRADICTED,
+    Verdict.UNSUPPORTED,
+    Verdict.OUT_OF_SCOPE,
+    Verdict.PARTIALLY_SUPPORTED,
+    Verdict.SUPPORTED,
+]
+NO_CLAIMS = "NO_CLAIMS"
+ERROR = "ERROR"
+TRANSITION_STATES = [v.value for v in _WORST_ORDER] + [NO_CLAIMS, ERROR]
+
+
+def citation_state(claim: ClaimJudgement) -> bool | None:
+    """True when every citation was found in its source, False when one was not, None if none."""
+    if not claim.citations:
+        return None
+    return all(c.verified for c in claim.citations)
+
+
+def claims_frame(report: RunReport, overridden: Collection[str] = ()) -> pd.DataFrame:
+    """One row per claim (effective verdicts) with the columns the claims explorer filters on."""
+    tags = {c.case_id: ", ".join(c.tags) for c in report.cases}
+    over = set(overridden)
+    rows: list[tuple[Any, ...]] = [
+        (
+            c.claim_id,
+            a.case_id,
+            a.system,
+            c.index,
+            c.verdict.value,
+            c.severity.value if c.severity else "",
+            c.hallucination_type.value if c.hallucination_type else "",
+            tags.get(a.case_id, ""),
+            citation_state(c),
+            c.claim_id in over,
+            c.score,
+            c.text,
+        )
+        for a in report.analyses
+        for c in a.claims
+    ]
+    df = pd.DataFrame.from_records(rows, columns=CLAIM_COLUMNS)
+    df["citation_verified"] = df["citation_verified"].astype("boolean")
+    df["overridden"] = df["overridden"].astype(bool)
+    return df
+
+
+@dataclass
+class ClaimFilter:
+    """What the claims explorer is narrowed to; an empty list means "any"."""
+
+    systems: list[str] = field(default_factory=list)
+    verdicts: list[str] = field(default_factory=list)
+    severities: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    cases: list[str] = field(default_factory=list)
+    citation: str = "any"
+    """``any``, ``verified``, ``unverified`` or ``none`` (claim has no citation)."""
+    overridden: str = "any"
+    """``any``, ``yes`` or ``no``."""
+
+
+def filter_claims(df: pd.DataFrame, f: ClaimFilter) -> pd.DataFrame:
+    """Rows of a claims frame that pass every filter (vectorised; fast on large runs)."""
+    mask = pd.Series(True, index=df.index)
+    for column, wanted in (
+        ("system", f.systems),
+        ("verdict", f.verdicts),
+        ("severity", f.severities),
+        ("type", f.types),
+        ("case", f.cases),
+    ):
+        if wanted:
+            mask &= df[column].isin(wanted)
+    if f.tags:
+        wanted_tags = set(f.tags)
+        mask &= df["tags"].map(lambda t: not wanted_tags.isdisjoint(t.split(", ")))
+    cited = df["citation_verified"]
+    if f.citation == "verified":
+        mask &= cited.fillna(False).astype(bool)
+    elif f.citation == "unverified":
+        mask &= (~cited).fillna(False).astype(bool)
+    elif f.citation == "none":
+        mask &= cited.isna()
+    if f.overridden == "yes":
+        mask &= df["overridden"]
+    elif f.overridden == "no":
+        mask &= ~df["overridden"]
+    return df[mask]
+
+
+def answer_state(analysis: AnswerAnalysis | None) -> str:
+    """The worst verdict of an answer, or NO_CLAIMS / ERROR: one word per answer."""
+    if analysis is None or analysis.harness_error or analysis.error_message:
+        return ERROR
+    present = {c.verdict for c in analysis.claims}
+    return next((v.value for v in _WORST_ORDER if v in present), NO_CLAIMS)
+
+
+def verdict_transitions(report: RunReport) -> pd.DataFrame:
+    """Per case: the baseline answer's state, the candidate's, and whether it changed.
+
+    Only meaningful for two systems (compare mode); with one system the frame is empty.
+    """
+    cols = ["case", "baseline", "candidate", "changed"]
+    if len(report.systems) < 2:
+        return pd.DataFrame(columns=cols)
+    base, cand = report.systems[0], report.systems[1]
+    by_key = {(a.case_id, a.system): a for a in report.analyses}
+    rows = []
+    for case in report.cases:
+        b = answer_state(by_key.get((case.case_id, base)))
+        c = answer_state(by_key.get((case.case_id, cand)))
+        rows.append((case.case_id, b, c, b != c))
+    return pd.DataFrame(rows, columns=cols)
+
+
+def rate_rows(report: RunReport) -> list[dict[str, Any]]:
+    """One row per judged system of a run: the rates a trend across runs plots."""
+    return [
+        {
+            "run_id": report.run_id,
+            "created_at": report.created_at,
+            "system": system,
+            "role": _role(report, system),
+            "micro_rate": r.micro_rate,
+            "fabrication_rate": r.fabrication_rate,
+            "contradiction_rate": r.contradiction_rate,
+        }
+        for system, r in report.rates.items()
+    ]
+
+
+def trend_rows(runs: Iterable[Any]) -> list[dict[str, Any]]:
+    """Rate rows from run list entries (``store.RunRow``): effective, and cheap to get.
+
+    A run row carries the gated system's effective rate and, in compare mode, the change
+    from baseline, so the baseline's rate is their difference.
+    """
+    rows = []
+    for r in runs:
+        base = {"run_id": r.run_id, "created_at": r.created_at}
+        rows.append(
+            {**base, "system": r.gated_system, "role": "candidate", "micro_rate": r.micro_rate}
+        )
+        if r.rate_change is not None and r.micro_rate is not None:
+            rows.append(
+                {
+                    **base,
+                    "system": "baseline",
+                    "role": "baseline",
+                    "micro_rate": r.micro_rate - r.rate_change,
+                }
+            )
+    return rows
+
+
+def _role(report: RunReport, system: str) -> str:
+    if len(report.systems) >= 2:
+        return "baseline" if system == report.systems[0] else "candidate"
+    return "gated"
+
+
+def judge_health_row(report: RunReport, agreement: float | None = None) -> dict[str, Any]:
+    """Signals of judge drift for one run: repairs, invalid outputs, errors, disagreement.
+
+    ``agreement`` is the share of reviewed claims whose verdict reviewers kept (from the
+    store); its complement is the share overturned.
+    """
+    usage = report.usage
+    pairwise = report.pairwise or []
+    return {
+        "run_id": report.run_id,
+        "created_at": report.created_at,
+        "judge": report.judge.judge_id,
+        "validation_failures": int(usage.get("validation_failures", 0)),
+        "repairs": int(usage.get("repairs", 0)),
+        "harness_errors": sum(1 for a in report.analyses if a.harness_error),
+        "unverified_citations": sum(
+            1 for a in report.analyses for c in a.claims for q in c.citations if not q.verified
+        ),
+        "pairwise_disagreements": sum(1 for p in pairwise if p.disagreement),
+        "overturned_share": None if agreement is None else 1.0 - agreement,
+    }
+
+
+def frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
+    """A DataFrame from row dicts (kept here so pages never shape data themselves)."""
+    return pd.DataFrame(list(rows))

@@ -1,0 +1,143 @@
+"""Effective verdicts: the judge's records with reviewers' overrides applied (pure functions).
+
+Kept apart from the database code so the rule "newest override in force, judge verdict never
+edited in place" is testable without SQLite and reusable for reports loaded from files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..models import ClaimJudgement, RunReport, Verdict
+from ..models.review import AgreementCell, JudgeAgreement, Override
+from ..scoring.pairwise_gate import review_id
+from ..scoring.rescore import rescore
+from .queue import review_ids
+
+
+def report_hash(report: RunReport) -> str:
+    """sha256 of the report's canonical JSON: identifies exactly what was judged."""
+    text = json.dumps(report.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def inputs_hash(report_digest: str, overrides: Iterable[Override]) -> str:
+    """Hash of everything a decision rests on: the judged report and every override id.
+
+    A sign-off stores it; a later override changes it, which marks the sign-off stale.
+    """
+    ids = ",".join(str(o.id) for o in sorted(overrides, key=lambda o: o.id))
+    return hashlib.sha256(f"{report_digest}|{ids}".encode()).hexdigest()
+
+
+def apply_override(claim: ClaimJudgement, override: Override) -> ClaimJudgement:
+    """One override on top of a claim; unset fields keep the value in force.
+
+    Turning a claim SUPPORTED clears its type and severity (they describe hallucinations
+    only) unless the reviewer set them explicitly.
+    """
+    update: dict[str, Any] = {}
+    if override.verdict is not None:
+        update["verdict"] = override.verdict
+        if override.verdict == Verdict.SUPPORTED:
+            update["hallucination_type"] = None
+            update["severity"] = None
+    if override.hallucination_type is not None:
+        update["hallucination_type"] = override.hallucination_type
+    if override.severity is not None:
+        update["severity"] = override.severity
+    return claim.model_copy(update=update)
+
+
+def latest_by_claim(overrides: Iterable[Override]) -> dict[str, Override]:
+    """The override in force per claim: the one with the highest id."""
+    latest: dict[str, Override] = {}
+    for o in sorted(overrides, key=lambda o: o.id):
+        latest[o.claim_id] = o
+    return latest
+
+
+def with_overrides(report: RunReport, overrides: Sequence[Override]) -> tuple[RunReport, set[str]]:
+    """The report with every claim's overrides folded in, oldest first, and the reviewed ids.
+
+    Metrics are not recomputed here; see ``effective_report``. An override of a pairwise case
+    (``pairwise:CASE``) only marks it reviewed; overrides of unknown ids are ignored.
+    """
+    by_claim: dict[str, list[Override]] = {}
+    for o in sorted(overrides, key=lambda o: o.id):
+        by_claim.setdefault(o.claim_id, []).append(o)
+    reviewed: set[str] = set()
+    analyses = []
+    for a in report.analyses:
+        if not any(c.claim_id in by_claim for c in a.claims):
+            analyses.append(a)  # untouched: shared, never mutated (reports are immutable)
+            continue
+        claims = []
+        for c in a.claims:
+            for o in by_claim.get(c.claim_id, []):
+                c = apply_override(c, o)
+                reviewed.add(c.claim_id)
+            claims.append(c)
+        analyses.append(a.model_copy(update={"claims": claims}))
+    pairs = pair_review_ids(report)
+    reviewed |= {o.claim_id for o in overrides if o.claim_id in pairs}
+    return report.model_copy(update={"analyses": analyses}), reviewed
+
+
+def pair_review_ids(report: RunReport) -> set[str]:
+    """Ids under which a reviewer's decision on a pairwise case is recorded (``pairwise:ID``)."""
+    return {review_id(p.case_id) for p in report.pairwise or []}
+
+
+def effective_report(report: RunReport, overrides: Sequence[Override]) -> RunReport:
+    """Overrides applied, then metrics, comparison and gate decision recomputed from them."""
+    patched, reviewed = with_overrides(report, overrides)
+    return rescore(patched, reviewed=reviewed)
+
+
+def judge_agreement(
+    run_id: str, judged: RunReport, overrides: Sequence[Override]
+) -> JudgeAgreement:
+    """Per judge verdict and severity: share of reviewed claims whose verdict was kept."""
+    patched, reviewed = with_overrides(judged, overrides)
+    after = {c.claim_id: c for a in patched.analyses for c in a.claims}
+    result = JudgeAgreement(run_id=run_id)
+    for c in (c for a in judged.analyses for c in a.claims if c.claim_id in reviewed):
+        kept = after[c.claim_id].verdict == c.verdict
+        severity = c.severity.value if c.severity else "NONE"
+        for cell in (
+            result.overall,
+            result.by_verdict.setdefault(c.verdict.value, AgreementCell()),
+            result.by_severity.setdefault(severity, AgreementCell()),
+        ):
+            cell.reviewed += 1
+            cell.kept += int(kept)
+            cell.rate = cell.kept / cell.reviewed
+    return result
+
+
+def run_summary(
+    judged: RunReport,
+    effective: RunReport,
+    n_overrides: int,
+    review: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Numbers a run list shows, cached in ``run_summaries`` after every override.
+
+    `review` is ``review_ids(judged, effective)`` when the caller already has it."""
+    d = effective.decision
+    rates = effective.rates.get(d.gated_system)
+    change = effective.comparison.rate_change.estimate if effective.comparison else None
+    return {
+        "status": d.status.value,
+        "exit_code": d.exit_code,
+        "micro_rate": rates.micro_rate if rates else None,
+        "rate_change": change,
+        "n_claims": sum(len(a.claims) for a in effective.analyses),
+        "n_review": len(review if review is not None else review_ids(judged, effective)),
+        "pending_review": len(d.pending_review),
+        "n_overrides": n_overrides,
+    }

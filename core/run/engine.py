@@ -1,0 +1,180 @@
+"""One engine for every mode: plan judge tasks, judge, aggregate, decide."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from ..errors import UsageError
+from ..inputs.policy import Policy
+from ..judges.protocol import Judge, JudgeResult, JudgeTask, ProgressCallback
+from ..models import (
+    AnswerAnalysis,
+    Case,
+    Document,
+    GateDecision,
+    GateStatus,
+    Mode,
+    RunReport,
+    Suite,
+    SuiteInfo,
+)
+from ..scoring.rescore import analysis_of, rescore
+from .pairwise import judge_pairs
+from .parallel import judge_tasks
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def choose_systems(
+    suite: Suite, mode: Mode, baseline: str | None, candidate: str | None, system: str | None
+) -> list[str]:
+    """Systems a mode judges, checked against the suite; compare gives [baseline, candidate]."""
+    known = sorted(suite.answers)
+    if mode in (Mode.COMPARE, Mode.PAIRWISE):
+        names = [baseline or "baseline", candidate or "candidate"]
+    else:
+        pick = system or candidate or ("candidate" if "candidate" in known else known[-1])
+        names = [pick]
+    for n in names:
+        if n not in suite.answers:
+            raise UsageError(f"system {n!r} has no answers/{n}.jsonl; known: {', '.join(known)}")
+    return names
+
+
+def reference_document(case: Case) -> Document | None:
+    """The case's reference answer as a document, for consistency mode."""
+    if case.reference_answer is None:
+        return None
+    return Document(
+        doc_id=f"{case.case_id}:reference", text=case.reference_answer, title="reference answer"
+    )
+
+
+def plan_tasks(suite: Suite, mode: Mode, systems: Sequence[str]) -> list[JudgeTask]:
+    """One task per case, holding every judged system's answer (documents sent once)."""
+    tasks = []
+    for case in suite.cases:
+        if mode == Mode.CONSISTENCY:
+            ref = reference_document(case)
+            docs = [ref] if ref else []
+        else:
+            docs = suite.case_documents(case)
+            ref = reference_document(case) if mode == Mode.PAIRWISE else None
+            docs = docs + [ref] if ref else docs  # pairwise: reference facts too
+        answers = {}
+        for s in systems:
+            text = suite.answers[s][case.case_id].answer
+            if answer_problem(text) is None and docs:
+                answers[s] = text
+        tasks.append(JudgeTask(case=case, documents=docs, answers=answers))
+    return tasks
+
+
+def answer_problem(text: str) -> str | None:
+    """Why an answer cannot be analysed at all (empty or nonsense), else None."""
+    if not text.strip():
+        return "empty output"
+    if not _WORD.search(text):
+        return "output contains no words (nonsense)"
+    return None
+
+
+def _analyses(
+    suite: Suite,
+    mode: Mode,
+    systems: Sequence[str],
+    results: Sequence[JudgeResult],
+    policy: Policy,
+) -> list[AnswerAnalysis]:
+    out = []
+    for case, res in zip(suite.cases, results, strict=True):
+        for s in systems:
+            text = suite.answers[s][case.case_id].answer
+            problem = answer_problem(text)
+            if problem is None and mode == Mode.CONSISTENCY and case.reference_answer is None:
+                problem = "case has no reference_answer"
+            usage = res.usage if s == systems[0] else {}
+            out.append(
+                analysis_of(
+                    case.case_id,
+                    s,
+                    res.claims.get(s, []),
+                    policy,
+                    error_message=problem,
+                    harness_error=res.errors.get(s),
+                    usage=usage,
+                    raw_output=res.raw.get(s) if s in res.errors else None,
+                )
+            )
+    return out
+
+
+def run_suite(
+    suite: Suite,
+    judge: Judge,
+    policy: Policy,
+    mode: Mode = Mode.COMPARE,
+    baseline: str | None = None,
+    candidate: str | None = None,
+    system: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> RunReport:
+    """Evaluate a suite with a judge and decide the gate; the core of `halgate run`."""
+    systems = choose_systems(suite, mode, baseline, candidate, system)
+    t0 = time.perf_counter()
+    tasks = plan_tasks(suite, mode, systems)
+    pairs = None
+    if mode == Mode.PAIRWISE:
+        results, pairs = judge_pairs(judge, tasks, systems, policy, progress)
+    else:
+        results = judge_tasks(judge, tasks, progress)
+    t1 = time.perf_counter()
+    analyses = _analyses(suite, mode, systems, results, policy)
+    usage: dict[str, int] = {}
+    for r in results:
+        for k, v in r.usage.items():
+            usage[k] = usage.get(k, 0) + v
+    used_docs = {d.doc_id for c in suite.cases for d in suite.case_documents(c)}
+    report = RunReport(
+        run_id=new_run_id(),
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        mode=mode,
+        suite=SuiteInfo(
+            name=suite.name,
+            path=suite.path,
+            content_hash=suite.content_hash,
+            n_cases=len(suite.cases),
+            systems=sorted(suite.answers),
+        ),
+        judge=judge.spec,
+        policy=policy.model_dump(mode="json"),
+        systems=list(systems),
+        cases=suite.cases,
+        documents=[suite.documents[d] for d in sorted(used_docs) if d in suite.documents],
+        answers={
+            s: {c.case_id: suite.answers[s][c.case_id].answer for c in suite.cases} for s in systems
+        },
+        analyses=analyses,
+        rates={},
+        pairwise=pairs,
+        decision=_placeholder_decision(systems[-1]),
+        usage=usage,
+        timings={"judge_seconds": round(t1 - t0, 3)},
+    )
+    report = rescore(report, policy)
+    report.timings["total_seconds"] = round(time.perf_counter() - t0, 3)
+    return report
+
+
+def new_run_id() -> str:
+    """Sortable and unique: UTC time plus random hex."""
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+
+
+def _placeholder_decision(system: str) -> GateDecision:
+    # Replaced by rescore() before the report leaves run_suite.
+    return GateDecision(status=GateStatus.PASSED, exit_code=0, reasons=[], gated_system=system)

@@ -1,0 +1,59 @@
+"""Spread a CPU-bound judge over processes, keeping results in task order.
+
+The offline judge is pure Python CPU work; on a 2-core machine two processes nearly halve a
+large run. Small runs stay in-process, where start-up would cost more than it saves.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_all_start_methods, get_context
+
+from ..judges.protocol import Judge, JudgeResult, JudgeTask, ProgressCallback
+
+MIN_TASKS_PER_PROCESS = 400
+CHUNK = 100
+
+_worker_judge: Judge | None = None
+
+
+def _init(judge: Judge) -> None:
+    global _worker_judge
+    _worker_judge = judge
+
+
+def _judge_chunk(tasks: list[JudgeTask]) -> list[JudgeResult]:
+    if _worker_judge is None:
+        raise RuntimeError("judge worker used before initialisation")
+    return _worker_judge.judge(tasks)
+
+
+def worker_count(n_tasks: int, requested: int | None = None) -> int:
+    """Processes worth starting for n_tasks (1 = judge in-process)."""
+    available = requested or int(os.environ.get("HALGATE_WORKERS", 0)) or (os.cpu_count() or 1)
+    return max(1, min(available, n_tasks // MIN_TASKS_PER_PROCESS))
+
+
+def judge_tasks(
+    judge: Judge,
+    tasks: Sequence[JudgeTask],
+    progress: ProgressCallback | None = None,
+    workers: int | None = None,
+) -> list[JudgeResult]:
+    """Judge every task, in processes when the judge is CPU-bound and the run is large."""
+    n = worker_count(len(tasks), workers) if getattr(judge, "cpu_bound", False) else 1
+    if n == 1:
+        return judge.judge(tasks, progress)
+    chunks = [list(tasks[i : i + CHUNK]) for i in range(0, len(tasks), CHUNK)]
+    results: list[list[JudgeResult] | None] = [None] * len(chunks)
+    ctx = get_context("fork") if "fork" in get_all_start_methods() else None
+    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_init, initargs=(judge,)) as pool:
+        futures = {pool.submit(_judge_chunk, c): i for i, c in enumerate(chunks)}
+        for fut in as_completed(futures):
+            done = fut.result()
+            results[futures[fut]] = done
+            for r in done if progress else ():
+                progress(r)
+    return [r for chunk in results if chunk is not None for r in chunk]

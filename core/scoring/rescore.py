@@ -1,0 +1,88 @@
+"""Every derived number of a report recomputed from its claim records.
+
+The store applies reviewers' overrides and calls ``rescore`` to get metrics, comparison and
+gate decision from effective verdicts; the engine calls it once after judging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from ..inputs.policy import Policy
+from ..models import (
+    AnswerAnalysis,
+    ClaimJudgement,
+    Mode,
+    RunReport,
+)
+from .compare import compare_systems
+from .gate import decide
+from .metrics import answer_metrics, system_rates
+from .pairwise_gate import apply_pairwise
+
+
+def analysis_of(
+    case_id: str,
+    system: str,
+    claims: list[ClaimJudgement],
+    policy: Policy,
+    error_message: str | None = None,
+    harness_error: str | None = None,
+    usage: dict[str, int] | None = None,
+    raw_output: str | None = None,
+) -> AnswerAnalysis:
+    """An AnswerAnalysis with its per-answer metrics computed from the claims."""
+    return AnswerAnalysis(
+        case_id=case_id,
+        system=system,
+        claims=claims,
+        error_message=error_message,
+        harness_error=harness_error,
+        raw_output=raw_output,
+        usage=usage or {},
+        **answer_metrics(claims, policy.count_out_of_scope, policy.partial_weight),
+    )
+
+
+def rescore(
+    report: RunReport,
+    policy: Policy | None = None,
+    reviewed: Collection[str] = (),
+    extra_review_ids: Collection[str] = (),
+) -> RunReport:
+    """Recompute per-answer metrics, rates, comparison and decision from the claim records."""
+    policy = policy or Policy.model_validate(report.policy)
+    analyses = [
+        analysis_of(
+            a.case_id,
+            a.system,
+            a.claims,
+            policy,
+            a.error_message,
+            a.harness_error,
+            a.usage,
+            a.raw_output,
+        )
+        for a in report.analyses
+    ]
+    rates = {s: system_rates(analyses, s, policy.count_out_of_scope) for s in report.systems}
+    comparison = None
+    if report.mode == Mode.COMPARE:
+        comparison = compare_systems(
+            analyses, report.cases, report.systems[0], report.systems[1], policy
+        )
+    gated = report.systems[-1]
+    decision = decide(
+        analyses, report.cases, policy, gated, rates[gated], comparison, reviewed, extra_review_ids
+    )
+    if report.pairwise is not None:
+        decision = apply_pairwise(decision, report.pairwise, policy, reviewed)
+    return report.model_copy(
+        update={
+            "analyses": analyses,
+            "rates": rates,
+            "comparison": comparison,
+            "decision": decision,
+            "policy": policy.model_dump(mode="json"),
+        }
+    )

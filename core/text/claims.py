@@ -1,0 +1,172 @@
+"""Split an answer into atomic, verifiable claims, each located by its character span.
+
+A claim is a sentence, or a clause of one when a sentence joins several facts ("Refunds
+take 5 days; exchanges take 10"). Abstentions ("The documents do not say…"), questions,
+meta lines ("Here is a summary:") and advice without facts ("Ask your pharmacist.") are not
+claims: counting them would make a careful system look like a hallucinating one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..models import Claim
+from .quantities import extract_quantities
+from .words import content_stems, is_negation, sentence_spans, tokenize
+
+# Separators joining independent clauses; each side must be clause-like to split there.
+_CLAUSE_SEP = re.compile(
+    r"(?P<semi>;\s+)|,\s+(?:and|but|while|whereas|although|though|yet|and also)\s+"
+    r"|,\s+(?=(?:so|which|whose|because)\s)|\s+(?:but|whereas)\s+",
+    re.I,
+)
+_AUX = frozenset(
+    """is are was were be been being has have had do does did can could will would should
+    must may might shall won't can't isn't aren't wasn't weren't doesn't don't didn't""".split()
+)
+_LEAD_INTERJECTION = re.compile(r"^(?:yes|no|sure|okay|ok|certainly|absolutely)[,.!]\s+", re.I)
+_SOURCE = (
+    r"(?:documents?|passages?|sources?|context|excerpts?|materials?|articles?|provided text"
+    r"|(?:provided|given|available) information|information (?:provided|given|available))"
+)
+_SAY = (
+    r"(?:say|mention|specify|state|address|indicate|provide|include|contain|discuss|give|list"
+    r"|describe|cover|tell|clarify|detail|reference|explain|forbid|prohibit|warn)"
+)
+# Verbs that only describe what a text says: "X does not mention Y" is an abstention
+# whatever X is; "X does not cover Y" is one only when X is clearly a document.
+_SAY_ONLY = r"(?:say|mention|specify|state|tell|discuss|address|clarify|detail|list)"
+_ABSTENTION = re.compile(
+    "|".join(
+        f"(?:{p})"
+        for p in (
+            rf"\b{_SOURCE}\b[^.]*?\b(?:do|does|did)(?: not|n't) (?:\w+ )?{_SAY}",
+            rf"\b(?:do|does|did)(?: not|n't) (?:explicitly |specifically |directly )?{_SAY_ONLY}\b",
+            rf"\b(?:leaflets?|terms|reference|guide|wording|faq|page|letter|manual|handbook)\b"
+            rf"[^.]*?\b(?:do|does|did)(?: not|n't) (?:\w+ )?{_SAY}",
+            rf"^neither\b[^.]*\b{_SAY}s?\b",
+            r"\b(?:say|says|said) (?:anything|nothing) about\b",
+            r"^it (?:depends|varies)\b",
+            rf"\b{_SOURCE}\b[^.]*?\b(?:is|are) silent\b|\bmakes? no mention\b",
+            r"\bnot (?:explicitly |specifically |directly |clearly )?(?:mentioned|specified|stated|"
+            rf"provided|addressed|covered|included|found|given|described|indicated)\b[^.]*\b{_SOURCE}",
+            r"^(?:I|we)(?: am| are)? (?:cannot|can ?not|can't|could not|couldn't|unable|do not|"
+            r"don't|did not|didn't|was unable|were unable|am unable|are unable)\b[^.]*\b(?:find|"
+            r"answer|determine|say|tell|confirm|locate|see|know|provide|verify|based)\b",
+            r"^(?:(?:I am|I'm|we are|we're) )?(?:unable|impossible|not possible|not able) to\b",
+            r"\bthere (?:is|was|are) no (?:information|mention|data|indication|details?|record)\b",
+            r"\b(?:insufficient|not enough|no relevant) (?:information|context|data|details?)\b",
+            r"\bno information (?:is|was) (?:available|provided|given)\b",
+        )
+    ),
+    re.I,
+)
+# Every abstention pattern needs one of these words; testing them first is much cheaper.
+_ABSTENTION_CUE = re.compile(
+    r"\b(?:not|no|n't|cannot|can't|unable|impossible|neither|nothing|anything|silent|"
+    r"insufficient|enough|depends|varies)\b|n't\b",
+    re.I,
+)
+_ADVICE_VERBS = (
+    r"ask|consult|contact|call|reach out|talk|speak|visit|check with|see your|refer to|discuss|"
+    r"feel free|let (?:us|me) know|seek|email|write to|get in touch|follow up|double-check"
+)
+_ADVICE = re.compile(
+    rf"^(?:(?:please|always|also|just|kindly|then)\s+)*(?:(?:you (?:should|may want to|might "
+    rf"want to|can|could|must)|it is (?:best|advisable|recommended|a good idea) to|we "
+    rf"(?:recommend|suggest)(?: that you)?|i (?:recommend|suggest)(?: that you)?)\s+)?"
+    rf"(?:please\s+)?(?:{_ADVICE_VERBS})\b",
+    re.I,
+)
+_META = re.compile(
+    r"^(?:(?:sure|okay|ok|certainly|absolutely)[,!.]?\s+)?"
+    r"(?:here(?:'s| is| are)|below (?:is|are)|the following|in summary|to summari[sz]e|"
+    r"overall|i hope|hope this|let me know|based on the (?:provided|given|above))\b[^.]*[:!]?$",
+    re.I,
+)
+
+
+def extract_claims(answer: str, case_id: str, system: str) -> list[Claim]:
+    """The claims of one answer, in order; `answer[c.start:c.end] == c.text` for each."""
+    claims: list[Claim] = []
+    for s_start, s_end in sentence_spans(answer):
+        sentence = answer[s_start:s_end]
+        if sentence.rstrip().endswith("?") or _is_meta(sentence):
+            continue
+        for c_start, c_end in _clause_spans(sentence):
+            start, end = s_start + c_start, s_start + c_end
+            if not _is_claim(answer[start:end]):
+                continue
+            i = len(claims)
+            claims.append(
+                Claim(
+                    claim_id=f"{case_id}/{system}/{i}",
+                    case_id=case_id,
+                    system=system,
+                    index=i,
+                    text=answer[start:end],
+                    start=start,
+                    end=end,
+                )
+            )
+    return claims
+
+
+def _is_meta(sentence: str) -> bool:
+    s = sentence.strip()
+    if _META.match(s) and (s.endswith(":") or len(tokenize(s)) <= 12):
+        return True
+    return s.endswith(":") and len(tokenize(s)) <= 8 and not extract_quantities(s)
+
+
+def _clause_spans(sentence: str) -> list[tuple[int, int]]:
+    """Spans of the independent clauses of a sentence (the whole sentence if only one)."""
+    lead = _LEAD_INTERJECTION.match(sentence)
+    offset = lead.end() if lead else 0
+    pieces: list[tuple[int, int, bool]] = []
+    cursor, semi = offset, False
+    for m in _CLAUSE_SEP.finditer(sentence, offset):
+        pieces.append((cursor, m.start(), semi))
+        cursor, semi = m.end(), bool(m.group("semi"))
+    pieces.append((cursor, len(sentence), semi))
+    merged: list[tuple[int, int]] = []
+    for start, end, after_semi in pieces:
+        left = sentence[merged[-1][0] : merged[-1][1]] if merged else ""
+        right = sentence[start:end]
+        if merged and not (_clause_like(left, after_semi) and _clause_like(right, after_semi)):
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return [_trim(sentence, s, e) for s, e in merged if sentence[s:e].strip()]
+
+
+def _clause_like(text: str, lenient: bool = False) -> bool:
+    """Has its own verb (or number) and enough words to stand as a fact on its own.
+
+    After a semicolon (`lenient`) two content words suffice: semicolons join clauses.
+    """
+    tokens = tokenize(text)
+    if len(tokens) < 3 or len(content_stems(tokens)) < 2:
+        return False
+    if lenient:
+        return True
+    has_verb = any(t in _AUX or is_negation(t) or (len(t) > 4 and t.endswith("ed")) for t in tokens)
+    return has_verb or bool(extract_quantities(text))
+
+
+def _trim(sentence: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and sentence[start].isspace():
+        start += 1
+    while end > start and (sentence[end - 1].isspace() or sentence[end - 1] in ",;:"):
+        end -= 1
+    return start, end
+
+
+def _is_claim(text: str) -> bool:
+    """A clause states a checkable fact: not an abstention, not fact-free advice."""
+    tokens = tokenize(text)
+    if not content_stems(tokens):
+        return False
+    if _ABSTENTION_CUE.search(text) and _ABSTENTION.search(text):
+        return False
+    return not (_ADVICE.match(text.strip()) and not extract_quantities(text))
