@@ -31,7 +31,7 @@ with st.sidebar:
     db = state.db_path()
     st.caption("Database")
     st.text(db)
-    runs = loaders.runs(db)
+    runs = loaders.run_rows(db)
     ids = [r.run_id for r in runs]
     current = state.selected_run()
     if ids:

@@ -57,7 +57,7 @@ def open_run_page(title: str, flash: bool = True) -> tuple[str, str, int, RunRep
         st.stop()
     db, run_id = picked
     version = loaders.run_version(db, run_id)
-    return db, run_id, version, loaders.effective_report(db, run_id, version)
+    return db, run_id, version, loaders.effective_run(db, run_id, version)
 
 
 def require_run() -> tuple[str, str] | None:

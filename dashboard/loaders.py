@@ -60,7 +60,7 @@ def overrides_now(db: str, run_id: str) -> list[Override]:
         return store.override_history(run_id)
 
 
-def runs(db: str) -> list[RunRow]:
+def run_rows(db: str) -> list[RunRow]:
     """Every run in the database, newest first (re-read after any write to the file)."""
     return _runs(db, db_version(db))
 
@@ -131,7 +131,7 @@ def reviewed(db: str, run_id: str, version: int) -> Reviewed:
     return _settled(Reviewed(report, queue, agreement))
 
 
-def effective_report(db: str, run_id: str, version: int) -> RunReport:
+def effective_run(db: str, run_id: str, version: int) -> RunReport:
     """The run with overrides applied and metrics, comparison and decision recomputed."""
     return reviewed(db, run_id, version).report
 
@@ -150,7 +150,7 @@ def agreement(db: str, run_id: str, version: int) -> JudgeAgreement:
 def claims(db: str, run_id: str, version: int) -> pd.DataFrame:
     """One row per effective claim, for the claims explorer."""
     overridden = {o.claim_id for o in overrides(db, run_id, version)}
-    return claims_frame(effective_report(db, run_id, version), overridden=overridden)
+    return claims_frame(effective_run(db, run_id, version), overridden=overridden)
 
 
 def signoffs(db: str, run_id: str) -> list[SignOff]:

@@ -55,7 +55,7 @@ class Format(StrEnum):
     html = "html"
 
 
-class Decision(StrEnum):
+class SignOffChoice(StrEnum):
     """Sign-off decisions."""
 
     approve = "approve"
@@ -63,7 +63,7 @@ class Decision(StrEnum):
 
 
 @contextmanager
-def open_store(db: Path, create: bool = False) -> Iterator[Store]:
+def store_at(db: Path, create: bool = False) -> Iterator[Store]:
     """A store for one command; a missing file is an error unless the command creates runs."""
     try:
         if not create and not db.exists():
@@ -76,15 +76,15 @@ def open_store(db: Path, create: bool = False) -> Iterator[Store]:
         raise fail(StoreError(f"{db}: database error: {exc}")) from None
 
 
-@app.command()
-def runs(
+@app.command("runs")
+def list_runs(
     db: DbOpt = Path(DEFAULT_DB),
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
 ) -> None:
     """List stored runs, newest first, with effective status and review progress."""
     from ..reports.review_text import runs_table
 
-    with open_store(db) as store:
+    with store_at(db) as store:
         rows = store.list_runs()
     if as_json:
         out.print_json(json.dumps([r.model_dump(mode="json") for r in rows]))
@@ -98,7 +98,7 @@ def show(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
     from ..reports.review_text import agreement_lines, override_line, signoff_lines
     from ..reports.summary import summary_text
 
-    with open_store(db) as store:
+    with store_at(db) as store:
         judged = store.load_report(run_id)
         report = store.effective_report(run_id)
         history = store.override_history(run_id)
@@ -122,7 +122,7 @@ def review(
     """The review queue: severe claims of the gated system with evidence and review state."""
     from ..reports.review_text import review_lines
 
-    with open_store(db) as store:
+    with store_at(db) as store:
         items = store.review_queue(run_id)
     out.print(review_lines(items, pending_only=pending), markup=False, end="")
 
@@ -156,7 +156,7 @@ def override(
     """Correct or confirm one claim (no --verdict/--type/--severity = confirm); newest wins."""
     from ..reports.review_text import override_line
 
-    with open_store(db) as store:
+    with store_at(db) as store:
         o = store.add_override(
             run_id,
             claim_id,
@@ -176,7 +176,7 @@ def gate(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
     """Decide from effective verdicts; exit 0 pass, 1 fail, 2 harness, 3 review, 4 input."""
     from ..reports.review_text import decision_lines
 
-    with open_store(db) as store:
+    with store_at(db) as store:
         d = store.effective_report(run_id).decision
     out.print(decision_lines(d), markup=False, end="")
     if d.pending_review:
@@ -187,7 +187,7 @@ def gate(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
 @app.command()
 def signoff(
     run_id: RunArg,
-    decision: Annotated[Decision, typer.Option(help="approve or reject the release.")],
+    decision: Annotated[SignOffChoice, typer.Option(help="approve or reject the release.")],
     reviewer: ReviewerOpt,
     comment: CommentOpt,
     db: DbOpt = Path(DEFAULT_DB),
@@ -195,7 +195,7 @@ def signoff(
     """Approve or reject a run as a release manager (policy or $HALGATE_RELEASE_MANAGERS)."""
     env = os.environ.get("HALGATE_RELEASE_MANAGERS")
     managers = [m.strip() for m in env.split(",") if m.strip()] if env else None
-    with open_store(db) as store:
+    with store_at(db) as store:
         s = store.sign_off(run_id, decision.value, reviewer, comment, managers)
     out.print(
         f"sign-off #{s.id}: {s.decision.value} by {s.reviewer} on decision "
@@ -224,7 +224,7 @@ def export(
     """Export a run with overrides applied: json, markdown, junit, csv or html."""
     from ..reports.render import render
 
-    with open_store(db) as store:
+    with store_at(db) as store:
         report = store.effective_report(run_id)
         text = render(report, fmt.value, store.override_history(report.run_id))
     if out_path is None:
@@ -244,7 +244,7 @@ def audit(
     db: DbOpt = Path(DEFAULT_DB),
 ) -> None:
     """The append-only audit log: every saved run, override and sign-off with who and when."""
-    with open_store(db) as store:
+    with store_at(db) as store:
         entries = store.audit(run_id)
     for e in entries:
         detail = json.dumps(e.detail, ensure_ascii=False)

@@ -115,7 +115,7 @@ def _overlap(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(0, min(a[1], b[1]) - max(a[0], b[0]))
 
 
-def align(expected: Sequence[ExpectedClaim], judged: Sequence[ClaimJudgement]):
+def match_claims(expected: Sequence[ExpectedClaim], judged: Sequence[ClaimJudgement]):
     """Pair each expected claim with its best-overlapping judged claim (or None)."""
     pairs, used = [], set()
     for e in expected:
@@ -143,7 +143,7 @@ def score_analyses(
         a = by_key.get((lab.case_id, lab.system))
         judged = a.claims if a else []
         n_answers, n_exp, n_judged = n_answers + 1, n_exp + len(lab.claims), n_judged + len(judged)
-        pairs, unmatched = align(lab.claims, judged)
+        pairs, unmatched = match_claims(lab.claims, judged)
         for e, j in pairs:
             verdict_pairs.append((e.verdict.value, j.verdict.value if j else NO_CLAIM))
             e_type = e.hallucination_type.value if e.hallucination_type else NONE

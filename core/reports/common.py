@@ -11,7 +11,6 @@ from typing import Protocol
 
 from ..inputs.policy import Policy
 from ..models import ClaimJudgement, RunReport
-from ..scoring.gate import review_queue
 from ..scoring.metrics import is_hallucinated
 
 
@@ -32,14 +31,6 @@ def policy_of(report: RunReport) -> Policy:
 def all_claims(report: RunReport) -> list[ClaimJudgement]:
     """Every claim of every analysed answer, in report order."""
     return [c for a in report.analyses for c in a.claims]
-
-
-def queue_ids(report: RunReport) -> list[str]:
-    """Claim ids of the gated system's review queue (on the report's verdicts)."""
-    gated = report.decision.gated_system
-    return [
-        c.claim_id for c in review_queue(report.analyses, report.cases, policy_of(report), gated)
-    ]
 
 
 def severe_claims(report: RunReport, limit: int | None = None) -> list[ClaimJudgement]:

@@ -7,7 +7,8 @@ import io
 from collections.abc import Sequence
 
 from ..models import RunReport
-from .common import OverrideLike, all_claims, latest_overrides, queue_ids, review_state
+from ..review.queue import queue_ids
+from .common import OverrideLike, all_claims, latest_overrides, review_state
 
 COLUMNS = [
     "run_id",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ..models import ClaimJudgement, GateStatus, RunReport
-from .common import queue_ids
+from ..review.queue import queue_ids
 
 _MAX_NAME = 80
 

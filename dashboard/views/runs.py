@@ -29,7 +29,7 @@ components.page_setup()
 st.title("Runs")
 state.show_flash()
 db = state.db_path()
-runs = loaders.runs(db)
+runs = loaders.run_rows(db)
 
 if not runs:
     st.info(f"No runs in {db} yet. Start one or load a report below.")

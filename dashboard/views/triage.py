@@ -28,7 +28,7 @@ def _skip(claim_id: str) -> None:
 def triage() -> None:
     """Banner, progress and the next claim to review with its evidence and the form."""
     version = loaders.run_version(db, run_id)
-    report = loaders.effective_report(db, run_id, version)
+    report = loaders.effective_run(db, run_id, version)
     components.banner(report.decision)
     state.show_flash()
     queue = loaders.queue(db, run_id, version)

@@ -43,7 +43,7 @@ from .claim_model import (
     model_for,
 )
 from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
-from .rescore import rescore
+from .rescore import rescore_claims
 from .signals import claim_signals, copy_signals, rule_score
 
 T = HallucinationType
@@ -61,7 +61,7 @@ def load_calibration(path: Path | str | None = None) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Decision:
+class ClaimDecision:
     """A verdict with its type and the signal that decided it (for the rationale)."""
 
     verdict: V
@@ -73,7 +73,7 @@ class Decision:
 class _Judged:
     """The verdict of one claim text in one case, reusable for every claim with that text."""
 
-    decision: Decision
+    decision: ClaimDecision
     severity: Severity | None
     citations: tuple[Citation, ...]
     score: float
@@ -176,7 +176,7 @@ class OfflineJudge:
         ctx = answer_context(claims, answer_novelty(answer, index.vocabulary), is_refusal(answer))
         probs = model.claim_scores(claim_matrix(claims, ctx))
         hard = self.cal["model"].get("hard_signals", [])
-        return rescore(claims, probs, case, self.rules, hard)
+        return rescore_claims(claims, probs, case, self.rules, hard)
 
     def _judge_text(
         self,
@@ -206,7 +206,7 @@ class OfflineJudge:
             claim_signals(al, features),
         )
 
-    def decide(self, c: ClaimFeatures, al: Alignment) -> Decision:
+    def decide(self, c: ClaimFeatures, al: Alignment) -> ClaimDecision:
         """The rules, strongest signal first; the first that fires decides."""
         th, cov = self.th, al.support_coverage
         at = f" ({al.best.doc_id})" if al.best else ""
@@ -214,86 +214,88 @@ class OfflineJudge:
         off_topic = al.doc_coverage < th["out_of_scope_doc_coverage"] and not al.question_coverage
         numbers = ", ".join(al.numbers_unmatched)
         if off_topic and not c.quantities:
-            return Decision(
+            return ClaimDecision(
                 V.OUT_OF_SCOPE,
                 None,
                 "Out of scope: the claim shares almost nothing with the sources or the question.",
             )
         if al.citation_mismatch and cov >= th["partial_coverage"]:
-            return Decision(
+            return ClaimDecision(
                 V(self.cal["verdicts"]["citation_error"]),
                 T.CITATION_ERROR,
                 f"Misattributed: the claim names {al.attributed_doc}, but the "
                 f"evidence is in{at or ' another document'}.",
             )
         if al.record_conflicts and cov >= th["partial_coverage"]:
-            return Decision(
+            return ClaimDecision(
                 V.CONTRADICTED,
                 T.DISTORTION,
                 f"Contradicted: the record gives {al.record_conflicts[0].field}.",
             )
         if al.negation_mismatch and cov >= th["contradiction_coverage"]:
-            return Decision(
+            return ClaimDecision(
                 V.CONTRADICTED,
                 T.DISTORTION,
                 f"Contradicted: the source{at} states the opposite (negation) on the same words.",
             )
         if al.number_conflict and contra:
-            return Decision(
+            return ClaimDecision(
                 V.CONTRADICTED,
                 T.DISTORTION,
                 f"Contradicted: the source{at} "
                 f"gives a different value where the claim says {numbers}.",
             )
         if al.numbers_unmatched:
-            return Decision(
+            return ClaimDecision(
                 V.UNSUPPORTED,
                 T.FABRICATION,
                 f"Unsupported: {numbers} appears in no source document.",
             )
         if al.null_fields:
-            return Decision(
+            return ClaimDecision(
                 V.UNSUPPORTED,
                 T.FABRICATION,
                 f"Unsupported: the record leaves {al.null_fields[0]} empty (null).",
             )
         if al.names_missing and cov < 1.0:
             names = ", ".join(al.names_missing)
-            return Decision(
+            return ClaimDecision(
                 V.UNSUPPORTED,
                 T.FABRICATION,
                 f"Unsupported: {names} is named in no source document.",
             )
         if cov >= th["partial_coverage"] and al.hedge_mismatch and al.best:
-            return Decision(
+            return ClaimDecision(
                 V(self.cal["verdicts"]["omission_as_fact"]),
                 T.OMISSION_AS_FACT,
                 f"Asserted as fact: the source{at} only hedges it "
                 f"({', '.join(al.best.hedges[:2])}).",
             )
         if cov >= th["support_coverage"]:
-            return Decision(
+            return ClaimDecision(
                 V.SUPPORTED,
                 None,
                 f"Supported: {cov:.0%} of the claim's content words are in the evidence{at}.",
             )
         if cov >= th["partial_coverage"]:
             missing = ", ".join(al.missing_stems[:4])
-            return Decision(
+            return ClaimDecision(
                 V.PARTIALLY_SUPPORTED,
                 T.DISTORTION,
                 f"Partly supported: "
                 f"{cov:.0%} of the content words are in the evidence{at}; "
                 f"missing: {missing}.",
             )
-        return Decision(
+        return ClaimDecision(
             V.UNSUPPORTED,
             T.FABRICATION,
             f"Unsupported: only {cov:.0%} of the "
             "claim's content words are in any evidence passage.",
         )
 
-    def _citations(self, d: Decision, al: Alignment, docs: dict[str, Document]) -> list[Citation]:
+    def _citations(
+        self, d: ClaimDecision, al: Alignment, docs: dict[str, Document]
+    ) -> list[Citation]:
         """Verified citations of the deciding evidence (none for fabrications)."""
         if d.type in (T.FABRICATION, None) and d.verdict != V.SUPPORTED:
             return []

@@ -17,7 +17,7 @@ from ...scoring.metrics import HALLUCINATED
 from ...scoring.severity import assign_severity
 
 
-def rescore(
+def rescore_claims(
     claims: Sequence[ClaimJudgement],
     probs: Sequence[float],
     case: Case,
