@@ -6,7 +6,7 @@ SUITE  := data/examples/acme-helpdesk
 DB     := halgate-demo.db
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install lint bench schemas clean
+.PHONY: demo test install lint format-check typecheck imports check bench schemas clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +30,25 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check core dashboard tests
+	$(BIN)/ruff check core dashboard tests data
+
+format-check: $(STAMP)
+	$(BIN)/ruff format --check core dashboard tests data
+
+## mypy on the package as installed: a link tree maps halgate -> core/, halgate.dashboard -> dashboard/.
+TYPETREE := build/typecheck
+typecheck: $(STAMP)
+	rm -rf $(TYPETREE) && mkdir -p $(TYPETREE)/halgate
+	for f in core/*; do ln -s ../../../$$f $(TYPETREE)/halgate/; done
+	ln -s ../../../dashboard $(TYPETREE)/halgate/dashboard
+	cd $(TYPETREE) && ../../$(BIN)/mypy --config-file ../../pyproject.toml -p halgate
+
+## The layers and acyclic contracts in pyproject.toml ([tool.importlinter]).
+imports: $(STAMP)
+	$(BIN)/lint-imports
+
+## The fast checks CI runs before the tests, in this order.
+check: lint format-check typecheck imports
 
 ## Benchmarks print figures (throughput, memory, latency); they are not timed tests.
 bench: $(STAMP)
