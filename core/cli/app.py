@@ -8,6 +8,7 @@ problems print one clear line and exit with the documented code (DESIGN.md §4):
 from __future__ import annotations
 
 import sys
+from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Annotated
 
@@ -19,11 +20,10 @@ from ..models import EXIT_BAD_INPUT
 
 app = typer.Typer(
     name="halgate",
-    help="Hallucination regression gate: compare a candidate LLM system with a baseline "
-    "claim by claim, cite the evidence, and decide whether it may ship.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help: a flag shows no value type
 )
 
 
@@ -58,23 +58,37 @@ JudgeOpt = Annotated[
 ]
 
 
-# Typer may bundle its own copy of click; find its exception classes through a public name.
-_UsageError = typer.BadParameter.__mro__[1]
+def _print_version(value: bool) -> None:
+    if value:
+        out.print(f"halgate {package_version('halgate')}", markup=False)
+        raise typer.Exit()
 
 
-_ClickException = typer.BadParameter.__mro__[2]
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print halgate's version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Hallucination regression gate: compare a candidate LLM system with a baseline claim by
+    claim, cite the evidence, and decide whether it may ship."""
 
 
 def main() -> None:
     """Entry point of the `halgate` script; usage errors exit 4 (click's default is 2)."""
     try:
         code = app(standalone_mode=False)
-    except _UsageError as exc:
-        exc.show()
+    except typer.TyperException as exc:  # click's usage, option and parameter errors
+        show = getattr(exc, "show", None)
+        if show is not None:
+            show()
         code = 0 if type(exc).__name__ == "NoArgsIsHelpError" else EXIT_BAD_INPUT
-    except _ClickException as exc:
-        exc.show()
-        code = EXIT_BAD_INPUT
     except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted")
         code = 130
