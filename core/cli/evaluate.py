@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..errors import HalgateError, UsageError
-from .app import JudgeOpt, app, fail, out
+from .app import app, fail, out
+
+if TYPE_CHECKING:
+    from ..judges.protocol import Judge
 
 
 @app.command("eval-judge")
@@ -20,15 +23,31 @@ def eval_judge(
             help="Benchmark JSONL (id, task, documents, answer, label, spans) instead of a suite."
         ),
     ] = None,
-    judge: JudgeOpt = "offline",
-    task: Annotated[str | None, typer.Option(help="Only rows of this task (e.g. qa).")] = None,
+    judge: Annotated[
+        str,
+        typer.Option(
+            "--judge",
+            "-j",
+            help="Judge to score: offline (no network) or llm (the endpoint of "
+            "OPENAI_BASE_URL / the config file).",
+        ),
+    ] = "offline",
+    task: Annotated[
+        str | None, typer.Option(help="Score only benchmark rows of this task (e.g. qa).")
+    ] = None,
     part: Annotated[
         str, typer.Option(help="Benchmark rows: all, tune or holdout (a fixed split by id hash).")
     ] = "all",
-    limit: Annotated[int | None, typer.Option(help="Score at most N rows (shuffled).")] = None,
-    seed: Annotated[int, typer.Option(help="Shuffle seed used with --limit.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    limit: Annotated[
+        int | None, typer.Option(help="Score at most N benchmark rows, drawn at random.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random draw of --limit.")] = 0,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the scores as JSON instead of a table.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Do not show the judging progress bar.")
+    ] = False,
 ) -> None:
     """Score a judge against labels: a suite's labels.jsonl or a benchmark file."""
     from ..judges.registry import create_judge
@@ -45,6 +64,7 @@ def eval_judge(
             from ..evaluation.suite_labels import evaluate_judge_on_suite, scores_table
             from ..inputs.suite import load_suite
 
+            assert suite is not None  # exactly one of suite and benchmark, checked above
             scores = evaluate_judge_on_suite(load_suite(suite), j)
             text, data = scores_table(scores), scores.model_dump(mode="json")
     except HalgateError as exc:
@@ -55,7 +75,15 @@ def eval_judge(
         out.print(text, markup=False, end="")
 
 
-def _eval_benchmark(judge, path, task, part, limit, seed, quiet):
+def _eval_benchmark(
+    judge: Judge,
+    path: Path,
+    task: str | None,
+    part: str,
+    limit: int | None,
+    seed: int,
+    quiet: bool,
+) -> tuple[str, dict[str, Any]]:
     from ..evaluation.benchmark import benchmark_table, evaluate_benchmark, load_benchmark
     from ..run.progress import judge_progress
 

@@ -11,8 +11,13 @@ from .app import app, out
 
 @app.command()
 def schemas(
-    write: Annotated[bool, typer.Option(help="Regenerate data/schemas/ from the models.")] = False,
-    check: Annotated[bool, typer.Option(help="Exit 1 if committed schemas drift.")] = False,
+    write: Annotated[
+        bool, typer.Option("--write", help="Regenerate data/schemas/ from the models.")
+    ] = False,
+    check: Annotated[
+        bool,
+        typer.Option("--check", help="Exit 1 when a committed schema differs from the models."),
+    ] = False,
 ) -> None:
     """Show, check or regenerate the published JSON Schemas."""
     from ..reports.schemas import PUBLISHED, schema_path, schema_text, write_schemas

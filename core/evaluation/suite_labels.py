@@ -135,9 +135,11 @@ def score_analyses(
     """Compare judged analyses with labels at claim, type and answer level."""
     by_key = {(a.case_id, a.system): a for a in analyses}
     verdict_pairs, type_pairs = [], []
-    extra_v, extra_t = Counter(), Counter()
-    detect, caught, crit = Counter(), 0, 0
-    conf = Counter()
+    extra_v: Counter[str] = Counter()
+    extra_t: Counter[str] = Counter()
+    detect: Counter[tuple[str, bool]] = Counter()
+    caught, crit = 0, 0
+    conf: Counter[tuple[bool, bool]] = Counter()
     n_answers = n_exp = n_judged = 0
     for lab in labels:
         a = by_key.get((lab.case_id, lab.system))

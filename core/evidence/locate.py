@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Literal
 
 from rapidfuzz import fuzz
 
@@ -67,7 +68,13 @@ def quote_in_any(documents: list[Document], quote: str, doc_id: str | None = Non
     return Citation(doc_id=fallback, quote=quote, verified=False, match="none")
 
 
-def _cite(document: Document, quote: str, start: int, end: int, match: str) -> Citation:
+def _cite(
+    document: Document,
+    quote: str,
+    start: int,
+    end: int,
+    match: Literal["exact", "normalized", "fuzzy"],
+) -> Citation:
     return Citation(
         doc_id=document.doc_id, start=start, end=end, quote=quote, verified=True, match=match
     )

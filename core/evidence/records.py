@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from json.decoder import scanstring
 
 from ..text.words import sentence_spans, stem
 
 _WS = re.compile(r"\s*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|_+")
 _DECODER = json.JSONDecoder()
+# The decoder's own string scanner (C or pure Python); typeshed leaves it out of json.decoder.
+_scanstring: Callable[[str, int], tuple[str, int]]
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]  # it exists at runtime
 # Key words too generic to tie a claim to one field ("RestaurantsGoodForKids"), as stems.
 GENERIC_KEY_STEMS = frozenset(
     stem(w) for w in "restaurants business good for has is attribute".split()
@@ -126,9 +128,17 @@ def _unsplittable(text: str, leaf: Leaf) -> Leaf:
     return leaf
 
 
+def _skip_ws(s: str, i: int) -> int:
+    """The index after the whitespace at `i`."""
+    m = _WS.match(s, i)
+    if m is None:  # unreachable: r"\s*" matches the empty string at any position
+        raise ValueError("whitespace pattern did not match")
+    return m.end()
+
+
 def _walk(s: str, i: int, path: tuple[str, ...], out: list[Leaf], key_start: int | None) -> int:
     """Parse the JSON value at `i`, appending its leaves; returns the index after it."""
-    i = _WS.match(s, i).end()
+    i = _skip_ws(s, i)
     ch = s[i]
     if ch == "{":
         return _walk_object(s, i + 1, path, out)
@@ -140,20 +150,20 @@ def _walk(s: str, i: int, path: tuple[str, ...], out: list[Leaf], key_start: int
 
 
 def _walk_object(s: str, i: int, path: tuple[str, ...], out: list[Leaf]) -> int:
-    i = _WS.match(s, i).end()
+    i = _skip_ws(s, i)
     if s[i] == "}":
         return i + 1
     while True:
-        i = _WS.match(s, i).end()
+        i = _skip_ws(s, i)
         key_start = i
         if s[i] != '"':
             raise ValueError("expected a key")
-        key, i = scanstring(s, i + 1)
-        i = _WS.match(s, i).end()
+        key, i = _scanstring(s, i + 1)
+        i = _skip_ws(s, i)
         if s[i] != ":":
             raise ValueError("expected ':'")
         i = _walk(s, i + 1, (*path, key), out, key_start)
-        i = _WS.match(s, i).end()
+        i = _skip_ws(s, i)
         if s[i] == "}":
             return i + 1
         if s[i] != ",":
@@ -162,14 +172,14 @@ def _walk_object(s: str, i: int, path: tuple[str, ...], out: list[Leaf]) -> int:
 
 
 def _walk_array(s: str, i: int, path: tuple[str, ...], out: list[Leaf]) -> int:
-    i = _WS.match(s, i).end()
+    i = _skip_ws(s, i)
     if s[i] == "]":
         return i + 1
     n = 0
     while True:
         i = _walk(s, i, (*path, str(n)), out, None)
         n += 1
-        i = _WS.match(s, i).end()
+        i = _skip_ws(s, i)
         if s[i] == "]":
             return i + 1
         if s[i] != ",":

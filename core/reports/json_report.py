@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TypeAlias
 
 import jsonschema
 from pydantic import ValidationError
@@ -17,6 +19,11 @@ from ..errors import ReportError
 from ..models import RunReport
 from ..run.parallel import worker_count
 from .schemas import load_schema
+
+# A decoded JSON document, as jsonschema validates it.
+JsonValue: TypeAlias = (
+    str | int | float | bool | Mapping[str, "JsonValue"] | Sequence["JsonValue"] | None
+)
 
 
 @lru_cache(maxsize=1)
@@ -41,7 +48,7 @@ def _raise(errors: list, source: str, prefix: tuple = ()) -> None:
     raise ReportError("report does not match the schema:\n" + "\n".join(lines) + more)
 
 
-def validate_report_data(data: object, source: str = "report") -> None:
+def validate_report_data(data: JsonValue, source: str = "report") -> None:
     """Raise ReportError naming the first few schema violations (path and message)."""
     _raise(list(_validators()[0].iter_errors(data)), source)
 
@@ -80,7 +87,7 @@ def _analysis_errors(analyses: list, offset: int) -> tuple[int, list] | None:
 _forked: RunReport | None = None
 
 
-def _check_slice(bounds: tuple[int, int]) -> tuple[int, list[str]] | None:
+def _check_slice(bounds: tuple[int, int]) -> tuple[int, list[_Err]] | None:
     if _forked is None:
         raise RuntimeError("report validation worker started without a report")
     found = _analysis_errors(_forked.analyses[bounds[0] : bounds[1]], bounds[0])

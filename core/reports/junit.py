@@ -79,14 +79,9 @@ def junit_xml(report: RunReport) -> str:
             "failures": sum(1 for c in cases if c.find("failure") is not None),
             "errors": sum(1 for c in cases if c.find("error") is not None),
         }
-        suite = ET.SubElement(
-            root,
-            "testsuite",
-            name=f"halgate.{system}",
-            skipped="0",
-            time="0",
-            **{k: str(v) for k, v in counts.items()},
-        )
+        attrib = {"name": f"halgate.{system}", "skipped": "0", "time": "0"}
+        attrib |= {k: str(v) for k, v in counts.items()}
+        suite = ET.SubElement(root, "testsuite", attrib)
         props = ET.SubElement(suite, "properties")
         for k, v in (
             ("run_id", report.run_id),

@@ -54,6 +54,7 @@ def judge_tasks(
         for fut in as_completed(futures):
             done = fut.result()
             results[futures[fut]] = done
-            for r in done if progress else ():
-                progress(r)
+            if progress:
+                for r in done:
+                    progress(r)
     return [r for chunk in results if chunk is not None for r in chunk]

@@ -33,9 +33,9 @@ def compare_systems(
     by_key = {(a.case_id, a.system): a for a in analyses}
     tags = {c.case_id: c.tags for c in cases}
     pairs_b, pairs_c = [], []
-    sev = {baseline: Counter(), candidate: Counter()}
-    typ = {baseline: Counter(), candidate: Counter()}
-    tag = {baseline: Counter(), candidate: Counter()}
+    sev: dict[str, Counter[str]] = {baseline: Counter(), candidate: Counter()}
+    typ: dict[str, Counter[str]] = {baseline: Counter(), candidate: Counter()}
+    tag: dict[str, Counter[str]] = {baseline: Counter(), candidate: Counter()}
     for case in cases:
         a_b, a_c = by_key.get((case.case_id, baseline)), by_key.get((case.case_id, candidate))
         if a_b is None or a_c is None or a_b.harness_error or a_c.harness_error:

@@ -84,7 +84,8 @@ _ONES = (
     "fourteen fifteen sixteen seventeen eighteen nineteen"
 ).split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_WORD_VALUES = {w: i for i, w in enumerate(_ONES)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+_WORD_VALUES: dict[str, float] = {w: i for i, w in enumerate(_ONES)}
+_WORD_VALUES |= {w: 20 + 10 * i for i, w in enumerate(_TENS)}
 _WORD_VALUES |= {"dozen": 12, "twice": 2, "hundred": 100}
 _WORD_VALUES |= {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _NUMWORD = "|".join(sorted(_WORD_VALUES, key=len, reverse=True))
@@ -177,6 +178,8 @@ def _date_key(m: re.Match[str]) -> str:
     year = parts.get("y") or ""
     day = parts.get("d")
     if not year:
+        if day is None:  # every year-less pattern in _DATES has a day group
+            raise ValueError(f"date match without year or day: {m.group(0)!r}")
         return f"--{mon:02d}-{int(day):02d}"
     return f"{year}-{mon:02d}" + (f"-{int(day):02d}" if day else "")
 

@@ -12,10 +12,13 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import UsageError
 from .config import LLMSettings, public_url, redact
+
+if TYPE_CHECKING:  # openai itself is imported when a client is made
+    from openai.types.chat import ChatCompletionMessageParam
 
 log = logging.getLogger("halgate.llm")
 
@@ -96,7 +99,10 @@ class ChatClient:
         # Sent as extra_body: the same JSON on the wire, without the client walking the
         # whole schema through its type-driven transform on every request (a hot spot).
         raw = await self._client.chat.completions.with_raw_response.create(
-            model=self._settings.model, messages=messages, temperature=0, extra_body=extra
+            model=self._settings.model,
+            messages=_message_params(messages),
+            temperature=0,
+            extra_body=extra,
         )
         return _completion(raw.text)
 
@@ -115,6 +121,22 @@ class ChatClient:
     async def aclose(self) -> None:
         """Close the HTTP connections."""
         await self._client.close()
+
+
+def _message_params(messages: list[dict[str, str]]) -> list[ChatCompletionMessageParam]:
+    """Our role/content messages as the SDK's typed message params (the same JSON)."""
+    params: list[ChatCompletionMessageParam] = []
+    for m in messages:
+        role, content = m["role"], m["content"]
+        if role == "system":
+            params.append({"role": "system", "content": content})
+        elif role == "user":
+            params.append({"role": "user", "content": content})
+        elif role == "assistant":
+            params.append({"role": "assistant", "content": content})
+        else:
+            raise ValueError(f"unsupported chat message role {role!r}")
+    return params
 
 
 def _about_format(exc: Exception) -> bool:

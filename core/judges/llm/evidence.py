@@ -36,7 +36,7 @@ def window_documents(
     for doc in documents:
         mine = sorted((p for p in chosen if p.doc_id == doc.doc_id), key=lambda p: p.start)
         if mine:
-            text = GAP.join(doc.text[p.start : p.end] for p in _merge(mine))
+            text = GAP.join(doc.text[start:end] for start, end in _merge(mine))
             excerpts.append(Document(doc_id=doc.doc_id, title=doc.title, text=text))
     return excerpts, True
 
@@ -72,23 +72,14 @@ def _choose_passages(
     return list(chosen.values())
 
 
-def _merge(passages: list[Passage]) -> list[Passage]:
-    """Join passages that touch or overlap, so excerpts read as continuous text."""
-    merged: list[Passage] = []
+def _merge(passages: list[Passage]) -> list[tuple[int, int]]:
+    """(start, end) spans of the passages, joined where they touch or overlap, so excerpts
+    read as continuous text; `passages` are sorted by start."""
+    spans: list[tuple[int, int]] = []
     for p in passages:
-        if merged and p.start <= merged[-1].end + 2:
-            last = merged[-1]
-            merged[-1] = Passage(
-                doc_id=last.doc_id,
-                start=last.start,
-                end=max(last.end, p.end),
-                text="",
-                tokens=(),
-                stems=frozenset(),
-                quantities=(),
-                negated=frozenset(),
-                hedges=(),
-            )
+        if spans and p.start <= spans[-1][1] + 2:
+            start, end = spans[-1]
+            spans[-1] = (start, max(end, p.end))
         else:
-            merged.append(p)
-    return merged
+            spans.append((p.start, p.end))
+    return spans

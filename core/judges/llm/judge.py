@@ -17,7 +17,7 @@ from typing import Any, TypeVar, cast
 
 from ...errors import UsageError
 from ...inputs.policy import Policy, SeverityRules
-from ...models import JudgeSpec, Mode, PairwiseJudgement, Preference
+from ...models import ClaimJudgement, JudgeSpec, Mode, PairwiseJudgement, Preference
 from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_claims
 from ..protocol import JudgeResult, JudgeTask, ProgressCallback
 from ..registry import register_judge
@@ -142,7 +142,8 @@ class LLMJudge:
             )
         plans = [_plan(task, plan) for task in tasks]
         batches = pack_batches([p for p in plans if isinstance(p, list)], self.settings)
-        cache = JudgeCache(self.settings.db) if self.use_cache else NoCache()
+        db = self.settings.db if self.use_cache else None  # use_cache implies a db path
+        cache = JudgeCache(db) if db else NoCache()
         client = ChatClient(self.settings)
         batcher = Batcher(Asker(self.settings, client, cache), batches)
         try:
@@ -217,8 +218,8 @@ class LLMJudge:
             for k, v in out.usage.items():
                 result.usage[k] = result.usage.get(k, 0) + v
         if not outcomes:  # an answer is empty or nonsense: decided without the model
-            a = [] if pair[0] in task.answers else None
-            b = [] if pair[1] in task.answers else None
+            a: list[ClaimJudgement] | None = [] if pair[0] in task.answers else None
+            b: list[ClaimJudgement] | None = [] if pair[1] in task.answers else None
             first = prefer_by_claims(a, b, Policy())
             return result, combine_swapped(cid, *pair, first, prefer_by_claims(b, a, Policy()))
         errors = [o.error or "no reply" for o in outcomes if o.parsed is None]

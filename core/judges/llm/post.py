@@ -80,6 +80,8 @@ def fuzzy_span(answer: str, needle: str) -> tuple[int, int, float]:
     rather than onto a window cut mid-word.
     """
     found = fuzz.partial_ratio_alignment(needle, answer)
+    if found is None:  # rapidfuzz returns None only below a score_cutoff, and none is given
+        raise RuntimeError("partial_ratio_alignment gave no alignment")
     slack = len(needle) // 2 + 1
     lo, hi = found.dest_start - slack, found.dest_end + slack
     words = [m.span() for m in _WORD.finditer(answer)]
@@ -167,7 +169,7 @@ def judge_answer(
     out: AnswerOut, system: str, answer: str, ctx: PostContext
 ) -> list[ClaimJudgement]:
     """All claims of one answer, checked; a claim_count mismatch is flagged on each claim."""
-    claims = []
+    claims: list[ClaimJudgement] = []
     cursor = 0
     for i, c in enumerate(out.claims):
         judged = judge_claim(c, system, i, answer, cursor, ctx)
@@ -176,6 +178,6 @@ def judge_answer(
         claims.append(judged)
     if out.claim_count != len(out.claims):
         ctx.checks["claim_count_mismatch"] += 1
-        for c in claims:
-            c.signals["claim_count_stated"] = out.claim_count
+        for judged in claims:
+            judged.signals["claim_count_stated"] = out.claim_count
     return claims
