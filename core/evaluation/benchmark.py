@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..inputs.policy import Policy
-from ..judges.protocol import Judge, JudgeTask
+from ..judges.protocol import Judge, JudgeTask, ProgressCallback
 from ..models import AnswerAnalysis, Case, Document
 from ..scoring.metrics import HALLUCINATED, f1_score, ratio
 from ..scoring.rescore import analysis_of
@@ -119,7 +119,7 @@ def judge_rows(
     judge: Judge,
     rows: Sequence[BenchRow],
     policy: Policy,
-    progress: Callable[[object], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> list[Prediction]:
     """Run the judge on every row (one task each) and turn the analyses into predictions."""
     tasks = [
@@ -205,7 +205,7 @@ def evaluate_benchmark(
     judge: Judge,
     rows: Sequence[BenchRow],
     policy: Policy | None = None,
-    progress: Callable[[object], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> dict:
     """Judge figures overall and per task, each with the novelty baseline's beside them."""
     preds = judge_rows(judge, rows, policy or Policy(), progress)
