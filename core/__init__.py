@@ -19,8 +19,9 @@ from .errors import (
     SuiteError,
     UsageError,
 )
-from .inputs.policy import Policy, load_policy
+from .inputs.policy import Policy, load_policy, resolve_policy
 from .inputs.suite import load_suite
+from .judges.build import build_judge
 from .judges.protocol import Judge, JudgeResult, JudgeTask
 from .judges.registry import create_judge, judge_names, register_judge
 from .models import (
@@ -39,6 +40,7 @@ from .models import (
     Verdict,
 )
 from .reports.json_report import load_report, write_report
+from .review import QueueCounts, ReviewedRun, release_managers, review_run
 from .run.engine import run_suite
 from .scoring.compare import compare_systems
 from .scoring.gate import decide, review_queue
@@ -63,7 +65,9 @@ __all__ = [
     "PermissionDeniedError",
     "Policy",
     "PolicyError",
+    "QueueCounts",
     "ReportError",
+    "ReviewedRun",
     "RunReport",
     "Severity",
     "Store",
@@ -72,6 +76,7 @@ __all__ = [
     "SuiteError",
     "UsageError",
     "Verdict",
+    "build_judge",
     "compare_systems",
     "create_judge",
     "decide",
@@ -80,8 +85,11 @@ __all__ = [
     "load_report",
     "load_suite",
     "register_judge",
+    "release_managers",
     "rescore",
+    "resolve_policy",
     "review_queue",
+    "review_run",
     "run_suite",
     "write_report",
 ]

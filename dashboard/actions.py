@@ -1,7 +1,8 @@
 """What the Runs page does to the store: evaluate a suite, or import a report file.
 
-Both are thin sequences of halgate calls (the same ones ``halgate run`` makes); they raise
-ActionError with a message fit for the page, and nothing is stored unless every step worked.
+Both are thin sequences of halgate calls (the same ones ``halgate run`` makes: the policy by
+``resolve_policy``, the judge by ``build_judge``); they raise ActionError with a message fit
+for the page, and nothing is stored unless every step worked.
 """
 
 from __future__ import annotations
@@ -10,18 +11,19 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from halgate.errors import HalgateError, SuiteError
-from halgate.inputs.archive import extract_suite_archive
-from halgate.inputs.policy import Policy, load_policy
-from halgate.inputs.suite import load_suite
-from halgate.judges.protocol import JudgeResult
-from halgate.judges.registry import create_judge
+from halgate import HalgateError, Policy, Store, SuiteError
+from halgate.inputs import extract_suite_archive, load_suite, resolve_policy
+from halgate.judges import JudgeResult, build_judge
 from halgate.models import Mode
-from halgate.reports.json_report import parse_report
-from halgate.run.engine import run_suite
-from halgate.store import Store
+from halgate.reports import parse_report
+from halgate.run import run_suite
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int], object]
+
+POLICY_OF_SUITE = "The suite's policy.toml, else defaults"
+POLICY_DEFAULTS = "Built-in defaults"
+POLICY_UPLOAD = "Upload TOML"
+POLICY_CHOICES = [POLICY_OF_SUITE, POLICY_DEFAULTS, POLICY_UPLOAD]
 
 
 class ActionError(Exception):
@@ -45,16 +47,16 @@ def import_report(db: str, data: bytes, name: str = "upload") -> str:
 
 
 def _policy(suite_dir: Path, choice: str, toml: bytes | None, work: Path) -> Policy:
-    if choice.startswith("Upload"):
+    """The run form's policy: an uploaded TOML is the explicit file of ``resolve_policy``."""
+    if choice == POLICY_UPLOAD:
         if not toml:
             raise ActionError("Choose a policy TOML file to upload, or another policy option.")
         path = work / "policy.toml"
         path.write_bytes(toml)
-        return load_policy(path)
-    if choice.startswith("Built-in"):
-        return load_policy(None)
-    own = suite_dir / "policy.toml"
-    return load_policy(own if own.exists() else None)
+        return resolve_policy(path, suite_dir)
+    if choice == POLICY_DEFAULTS:
+        return resolve_policy(None, None)
+    return resolve_policy(None, suite_dir)
 
 
 def start_run(
@@ -68,7 +70,11 @@ def start_run(
     policy_toml: bytes | None = None,
     progress: Progress | None = None,
 ) -> str:
-    """Load a suite (folder or zip), judge it, decide, save the run; return its run id."""
+    """Load a suite (folder or zip), judge it, decide, save the run in ``db``; return its id.
+
+    The judge is built as ``halgate run --db DB`` builds it: same judge id, and the LLM
+    judge's response cache lives in this database.
+    """
     with tempfile.TemporaryDirectory(prefix="halgate-upload-") as tmp:
         work = Path(tmp)
         try:
@@ -80,7 +86,8 @@ def start_run(
                 raise ActionError("Give a suite folder path or upload a zipped suite.")
             suite = load_suite(suite_dir)
             policy = _policy(suite_dir, policy_choice, policy_toml, work)
-            j = create_judge(judge, severity_rules=policy.severity_rules)
+            run_mode = Mode(mode)
+            j = build_judge(judge, policy, run_mode, db)
             total, done = len(suite.cases), 0
 
             def tick(_: JudgeResult) -> None:
@@ -89,7 +96,7 @@ def start_run(
                 if progress is not None:
                     progress(done, total)
 
-            report = run_suite(suite, j, policy, Mode(mode), progress=tick)
+            report = run_suite(suite, j, policy, run_mode, progress=tick)
         except HalgateError as exc:
             raise ActionError(f"Run not started: {_message(exc)}") from None
     with Store(db) as store:

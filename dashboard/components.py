@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import streamlit as st
+from halgate import HalgateError
 from halgate.dashboard import loaders, state
-from halgate.errors import HalgateError
 from halgate.models import (
     ClaimJudgement,
     GateDecision,
@@ -20,7 +20,7 @@ from halgate.models import (
     Severity,
     Verdict,
 )
-from halgate.present.highlight import (
+from halgate.present import (
     css,
     decision_banner,
     highlight_answer,

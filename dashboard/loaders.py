@@ -8,25 +8,22 @@ A 10,000-case report is ~60,000 claim records. ``st.cache_data`` copies (pickles
 every hit, which costs seconds at that size, so the two report objects are kept with
 ``st.cache_resource`` (one shared, read-only instance) and everything else — frames, lists,
 small records — with ``st.cache_data``. The run is read from SQLite once; the effective
-report, the review queue and judge agreement are derived from that one read with the store's
-own pure functions (``halgate.store.effective``) instead of three more store round trips that
-would each re-parse the report.
+report, the review queue with its counts and judge agreement are derived from that one read
+by ``halgate.review.review_run`` (what ``Store.reviewed_run`` calls) instead of three more
+store round trips that would each re-parse the report.
 """
 
 from __future__ import annotations
 
 import gc
 import os
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
-from halgate.models import RunReport
-from halgate.models.review import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
-from halgate.present.tables import claims_frame, judge_health_row
-from halgate.review import effective as eff
-from halgate.review.queue import review_ids
+from halgate.models import JudgeAgreement, Override, RunReport, RunRow, SignOff
+from halgate.present import claims_frame, judge_health_row
+from halgate.review import ReviewedRun, ReviewQueue, review_run
 from halgate.store import Store
 
 _TTL = 3600
@@ -96,39 +93,14 @@ def overrides(db: str, run_id: str, version: int) -> list[Override]:
     return overrides_now(db, run_id)
 
 
-@dataclass(frozen=True)
-class Reviewed:
-    """A run as reviewers see it: effective report, review queue and judge agreement."""
-
-    report: RunReport
-    queue: list[ReviewItem]
-    agreement: JudgeAgreement
-
-
 @st.cache_resource(ttl=_TTL, max_entries=2, show_spinner="Applying reviews…")
-def reviewed(db: str, run_id: str, version: int) -> Reviewed:
-    """Overrides applied and the gate recomputed, from one read of the run.
-
-    Mirrors ``Store.effective_report``, ``Store.review_queue`` and ``Store.judge_agreement``
-    using the same functions those methods call, on the cached judged report.
-    """
-    judged = judged_report(db, run_id)
-    history = overrides(db, run_id, version)
-    report = eff.effective_report(judged, history)
-    latest = eff.latest_by_claim(history)
-    before = {c.claim_id: c for a in judged.analyses for c in a.claims}
-    after = {c.claim_id: c for a in report.analyses for c in a.claims}
-    review = review_ids(judged, report)
-    queue = [
-        ReviewItem(
-            claim=after[i], judged=before[i], reviewed=i in latest, latest_override=latest.get(i)
-        )
-        for i in review
-    ]
-    agreement = eff.judge_agreement(run_id, judged, history)
+def reviewed(db: str, run_id: str, version: int) -> ReviewedRun:
+    """Overrides applied, the gate recomputed, the queue counted: ``review_run`` on the
+    cached judged report and override history (what ``Store.reviewed_run`` returns)."""
+    run = review_run(run_id, judged_report(db, run_id), overrides(db, run_id, version))
     with Store(db) as store:  # the run list then reads this summary instead of redoing it
-        store.cache_summary(run_id, judged, report, history, agreement, review)
-    return _settled(Reviewed(report, queue, agreement))
+        store.cache_summary(run)
+    return _settled(run)
 
 
 def effective_run(db: str, run_id: str, version: int) -> RunReport:
@@ -136,8 +108,8 @@ def effective_run(db: str, run_id: str, version: int) -> RunReport:
     return reviewed(db, run_id, version).report
 
 
-def queue(db: str, run_id: str, version: int) -> list[ReviewItem]:
-    """The run's review queue, most severe first, with the reviewed flag."""
+def queue(db: str, run_id: str, version: int) -> ReviewQueue:
+    """The run's review queue, most severe first, with the reviewed flag and its counts."""
     return reviewed(db, run_id, version).queue
 
 
@@ -160,7 +132,7 @@ def signoffs(db: str, run_id: str) -> list[SignOff]:
 
 
 @st.cache_data(ttl=_TTL, max_entries=64, show_spinner=False)
-def health_row(db: str, run_id: str, agreement_rate: float | None) -> dict:
+def health_row(db: str, run_id: str, agreement_rate: float | None) -> dict[str, Any]:
     """The judge-health signals of one run, for the trend on the Runs page.
 
     Read straight from the store rather than through ``judged_report``, so scanning past runs

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import streamlit as st
-from halgate.store import Store
+from halgate import Store
 
 DEFAULT_DB = "halgate.db"
 RUN_KEY = "run_id"
@@ -95,14 +95,6 @@ def reviewer() -> str | None:
         return None
     name = st.session_state.get(REVIEWER_KEY) or ""
     return str(name).strip() or None
-
-
-def release_managers(policy: dict) -> list[str]:
-    """Who may sign off: the run policy's ``release_managers`` plus ``HALGATE_RELEASE_MANAGERS``."""
-    names = list(policy.get("release_managers") or [])
-    env = os.environ.get("HALGATE_RELEASE_MANAGERS", "")
-    names += [n.strip() for n in env.split(",") if n.strip()]
-    return list(dict.fromkeys(names))
 
 
 def flash(message: str, kind: str = "success") -> None:

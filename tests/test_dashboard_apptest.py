@@ -151,11 +151,11 @@ def test_triage_overturn_updates_banner_and_progress_right_away(app, dashboard_d
     as_reviewer(app, "ana")
     goto(app, "triage")
     assert status(app) == "FAILED"
-    assert app.get("progress")[0].proto.text == "0 of 2 reviewed"
+    assert app.get("progress")[0].proto.text == "0 of 2 reviewed, 2 awaiting review"
     assert app.subheader[0].value.startswith("CRITICAL")
     _overturn(app, "SUPPORTED", "the leaflet supports it")
     assert "1 pending review" in banner(app)
-    assert app.get("progress")[0].proto.text == "1 of 2 reviewed"
+    assert app.get("progress")[0].proto.text == "1 of 2 reviewed, 1 awaiting review"
     _overturn(app, "SUPPORTED", "also supported")
     assert status(app) == "PASSED"
     assert "Every claim in the queue has been reviewed." in texts(app.success)

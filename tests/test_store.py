@@ -280,7 +280,7 @@ def test_pairwise_case_needing_a_person_is_reviewed_by_comment(store_db):
 def test_a_summary_computed_by_the_caller_is_listed_and_never_replaced_by_an_older_one(
     store_db,
 ):
-    from halgate.review import effective as eff
+    from halgate.review import review_run
 
     store, run_id = saved(store_db)
     judged = store.load_report(run_id)
@@ -291,9 +291,7 @@ def test_a_summary_computed_by_the_caller_is_listed_and_never_replaced_by_an_old
     store.add_override(run_id, "q2/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="a")
     new = store.override_history(run_id)
     for history in (new, old):  # the newer summary arrives first; the older must not win
-        effective = eff.effective_report(judged, history)
-        agreement = eff.judge_agreement(run_id, judged, history)
-        store.cache_summary(run_id, judged, effective, history, agreement)
+        store.cache_summary(review_run(run_id, judged, history))
     row = store.db.execute(
         "SELECT summary_upto FROM run_summaries WHERE run_id = ?", [run_id]
     ).fetchone()

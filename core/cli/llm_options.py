@@ -1,21 +1,19 @@
 """The `run` command's judge options (model, endpoint, key, concurrency, batching), dry run.
 
-Kept beside ``cli.py`` so the command stays a thin face: options are parsed there and handed
-to ``build_judge``; a dry run plans and renders every request and prints what it would cost.
+Kept beside ``run.py`` so the command stays a thin face: options are parsed there and handed
+to ``halgate.judges.build_judge`` (the rule the dashboard uses too); a dry run plans and
+renders every request and prints what it would cost.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..errors import UsageError
 from ..models import Mode
 
 if TYPE_CHECKING:
-    from ..inputs.policy import Policy
     from ..judges.protocol import Judge
     from ..models import Suite
 
@@ -63,44 +61,6 @@ DryRunOpt = Annotated[
         "--dry-run", help="Print the calls, tokens and cost a run would take; call nothing."
     ),
 ]
-
-
-def build_judge(
-    name: str,
-    policy: Policy,
-    mode: Mode,
-    db: Path | None,
-    *,
-    model: str | None = None,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    concurrency: int | None = None,
-    batch_tokens: int | None = None,
-    max_batch: int | None = None,
-) -> Judge:
-    """Create the chosen judge; LLM options given to another judge are a usage error."""
-    from ..judges.registry import create_judge
-
-    llm: dict[str, Any] = {
-        "model": model,
-        "base_url": base_url,
-        "api_key": api_key,
-        "concurrency": concurrency,
-        "batch_tokens": batch_tokens,
-        "max_batch": max_batch,
-    }
-    if name != "llm":
-        given = [f"--{k.replace('_', '-')}" for k, v in llm.items() if v is not None]
-        if given:
-            raise UsageError(f"{', '.join(given)} only apply to --judge llm")
-        return create_judge(name, severity_rules=policy.severity_rules)
-    return create_judge(
-        name,
-        severity_rules=policy.severity_rules,
-        mode=mode.value,
-        db=str(db) if db else None,
-        **llm,
-    )
 
 
 def dry_run_text(

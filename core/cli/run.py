@@ -74,24 +74,21 @@ def run(
     dry_run: DryRunOpt = False,
 ) -> None:
     """Evaluate a suite, save it for review, print the summary and exit with the gate's code."""
-    from ..inputs.policy import load_policy
+    from ..inputs.policy import resolve_policy
     from ..inputs.suite import load_suite
-    from ..judges.llm.config import default_judge_name
+    from ..judges.build import build_judge, judge_name
     from ..reports.json_report import write_report
     from ..reports.pairwise_text import pairwise_summary
     from ..reports.summary import summary_text
     from ..run.engine import run_suite
     from ..run.progress import judge_progress
-    from .llm_options import build_judge, dry_run_text
+    from .llm_options import dry_run_text
 
     try:
         s = load_suite(suite)
-        pol_path = policy or ((suite / "policy.toml") if (suite / "policy.toml").exists() else None)
-        pol = load_policy(pol_path)
-        if judge is None:
-            judge = "llm" if (model or base_url or api_key) else default_judge_name()
+        pol = resolve_policy(policy, suite)
         j = build_judge(
-            judge,
+            judge_name(judge, model=model, base_url=base_url, api_key=api_key),
             pol,
             mode,
             db,

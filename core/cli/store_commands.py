@@ -7,7 +7,6 @@ calls one store method and renders text; store errors become one line and exit c
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,8 +37,8 @@ ReviewerOpt = Annotated[
         "-r",
         envvar="HALGATE_REVIEWER",
         help="Who decides (recorded with the entry). For signoff it must be a release manager: "
-        "one of the run policy's release_managers, or of $HALGATE_RELEASE_MANAGERS "
-        "(comma-separated) when set.",
+        "one of $HALGATE_RELEASE_MANAGERS (comma-separated) when that is set, which replaces "
+        "the policy's list; otherwise one of the run policy's release_managers.",
     ),
 ]
 CommentOpt = Annotated[str, typer.Option("--comment", "-m", help="Why (required).")]
@@ -99,18 +98,17 @@ def show(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
     from ..reports.summary import summary_text
 
     with store_at(db) as store:
-        judged = store.load_report(run_id)
-        report = store.effective_report(run_id)
-        history = store.override_history(run_id)
-        agreement = store.judge_agreement(run_id)
-        signed = store.signoffs(run_id)
+        run = store.reviewed_run(run_id)
+        signed = store.signoffs(run.run_id)
+    judged, report = run.judged, run.report
     out.print(summary_text(report), markup=False, end="")
     if judged.decision.status != report.decision.status:
         out.print(f"  (as judged, before overrides: {judged.decision.status.value})", markup=False)
-    out.print(f"\nOverrides ({len(history)}):", markup=False)
-    for o in history:
+    out.print(f"Review queue: {run.queue.counts.text()}", markup=False)
+    out.print(f"\nOverrides ({len(run.overrides)}):", markup=False)
+    for o in run.overrides:
         out.print(f"  {override_line(o)}", markup=False)
-    out.print("\n" + agreement_lines(agreement) + signoff_lines(signed), markup=False, end="")
+    out.print("\n" + agreement_lines(run.agreement) + signoff_lines(signed), markup=False, end="")
 
 
 @app.command()
@@ -177,10 +175,15 @@ def gate(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
     from ..reports.review_text import decision_lines
 
     with store_at(db) as store:
-        d = store.effective_report(run_id).decision
+        reviewed = store.reviewed_run(run_id)
+    d, counts = reviewed.report.decision, reviewed.queue.counts
     out.print(decision_lines(d), markup=False, end="")
-    if d.pending_review:
-        out.print(f"{len(d.pending_review)} claim(s) await review", markup=False)
+    if counts.pending:
+        out.print(
+            f"{counts.pending} claim(s) await review ({counts.reviewed} of {counts.total} "
+            "in the review queue reviewed)",
+            markup=False,
+        )
     raise typer.Exit(d.exit_code)
 
 
@@ -192,11 +195,13 @@ def signoff(
     comment: CommentOpt,
     db: DbOpt = Path(DEFAULT_DB),
 ) -> None:
-    """Approve or reject a run as a release manager (policy or $HALGATE_RELEASE_MANAGERS)."""
-    env = os.environ.get("HALGATE_RELEASE_MANAGERS")
-    managers = [m.strip() for m in env.split(",") if m.strip()] if env else None
+    """Approve or reject a run as a release manager.
+
+    Release managers are the names in $HALGATE_RELEASE_MANAGERS (comma-separated) when it is
+    set, which replace the run policy's release_managers; otherwise the policy's list.
+    """
     with store_at(db) as store:
-        s = store.sign_off(run_id, decision.value, reviewer, comment, managers)
+        s = store.sign_off(run_id, decision.value, reviewer, comment)
     out.print(
         f"sign-off #{s.id}: {s.decision.value} by {s.reviewer} on decision "
         f"{s.decision_status.value} of run {s.run_id}",

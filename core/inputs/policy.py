@@ -1,6 +1,7 @@
 """The gate policy: documented defaults, overridable from a TOML file.
 
-A suite folder may carry its own ``policy.toml``; ``--policy FILE`` wins over it.
+A suite folder may carry its own ``policy.toml``; an explicit file (``--policy FILE``, or a
+TOML uploaded in the dashboard) wins over it: see ``resolve_policy``.
 """
 
 from __future__ import annotations
@@ -116,3 +117,26 @@ def load_policy(path: Path | str | None) -> Policy:
     except ValidationError as exc:
         msgs = [f"{path}: {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
         raise PolicyError("\n".join(msgs)) from None
+
+
+SUITE_POLICY_FILE = "policy.toml"
+
+
+def policy_path(explicit: Path | str | None, suite_dir: Path | str | None) -> Path | None:
+    """The policy file a run uses: ``explicit``, else the suite's ``policy.toml``, else None."""
+    if explicit is not None:
+        return Path(explicit)
+    if suite_dir is not None:
+        own = Path(suite_dir) / SUITE_POLICY_FILE
+        if own.is_file():
+            return own
+    return None
+
+
+def resolve_policy(explicit: Path | str | None, suite_dir: Path | str | None) -> Policy:
+    """The policy of a run: the explicit file, else the suite's ``policy.toml``, else defaults.
+
+    The one lookup rule of ``halgate run --policy`` and the dashboard's run form (whose
+    uploaded TOML is an explicit file); a named file that is missing is a PolicyError.
+    """
+    return load_policy(policy_path(explicit, suite_dir))

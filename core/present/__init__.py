@@ -1,0 +1,50 @@
+"""What the faces draw, as pure functions: tables (DataFrames), charts (plotly), highlighted
+evidence (escaped HTML). Unit-tested without Streamlit; the dashboard only places them."""
+
+from .charts import (
+    judge_health_chart,
+    rate_trend_chart,
+    severity_shift_chart,
+    tag_shift_chart,
+    transitions_chart,
+    type_shift_chart,
+)
+from .highlight import (
+    css,
+    decision_banner,
+    highlight_answer,
+    highlight_source,
+    legend,
+    safe_id,
+    scroll_script,
+)
+from .tables import (
+    ClaimFilter,
+    claims_frame,
+    filter_claims,
+    judge_health_row,
+    trend_rows,
+    verdict_transitions,
+)
+
+__all__ = [
+    "ClaimFilter",
+    "claims_frame",
+    "css",
+    "decision_banner",
+    "filter_claims",
+    "highlight_answer",
+    "highlight_source",
+    "judge_health_chart",
+    "judge_health_row",
+    "legend",
+    "rate_trend_chart",
+    "safe_id",
+    "scroll_script",
+    "severity_shift_chart",
+    "tag_shift_chart",
+    "transitions_chart",
+    "trend_rows",
+    "type_shift_chart",
+    "verdict_transitions",
+]

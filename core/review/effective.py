@@ -15,7 +15,7 @@ from ..models import ClaimJudgement, RunReport, Verdict
 from ..models.review import AgreementCell, JudgeAgreement, Override
 from ..scoring.pairwise_gate import review_id
 from ..scoring.rescore import rescore
-from .queue import review_ids
+from .queue import queue_ids
 
 
 def report_hash(report: RunReport) -> str:
@@ -93,9 +93,14 @@ def pair_review_ids(report: RunReport) -> set[str]:
 
 
 def effective_report(report: RunReport, overrides: Sequence[Override]) -> RunReport:
-    """Overrides applied, then metrics, comparison and gate decision recomputed from them."""
+    """Overrides applied, then metrics, comparison and gate decision recomputed from them.
+
+    The gate's review rule counts the run's whole review queue (``queue.review_ids``): the
+    claims the judge queued stay in it after a reviewer cleared them, as reviewed, so the
+    decision's "P of N claim(s) ... await a reviewer" has the N every other view shows.
+    """
     patched, reviewed = with_overrides(report, overrides)
-    return rescore(patched, reviewed=reviewed)
+    return rescore(patched, reviewed=reviewed, extra_review_ids=queue_ids(report))
 
 
 def judge_agreement(
@@ -117,27 +122,3 @@ def judge_agreement(
             cell.kept += int(kept)
             cell.rate = cell.kept / cell.reviewed
     return result
-
-
-def run_summary(
-    judged: RunReport,
-    effective: RunReport,
-    n_overrides: int,
-    review: Sequence[str] | None = None,
-) -> dict[str, Any]:
-    """Numbers a run list shows, cached in ``run_summaries`` after every override.
-
-    `review` is ``review_ids(judged, effective)`` when the caller already has it."""
-    d = effective.decision
-    rates = effective.rates.get(d.gated_system)
-    change = effective.comparison.rate_change.estimate if effective.comparison else None
-    return {
-        "status": d.status.value,
-        "exit_code": d.exit_code,
-        "micro_rate": rates.micro_rate if rates else None,
-        "rate_change": change,
-        "n_claims": sum(len(a.claims) for a in effective.analyses),
-        "n_review": len(review if review is not None else review_ids(judged, effective)),
-        "pending_review": len(d.pending_review),
-        "n_overrides": n_overrides,
-    }

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
-from ..errors import UsageError
-from ..models import ClaimJudgement, HallucinationType, RunReport, Severity, Verdict
-from ..models.review import Override, RunRow, SignOff
+from ..errors import StoreError, UsageError
+from ..models import ClaimJudgement, RunReport
+from ..models.review import AuditEntry, Override, RunRow, SignOff
 
-_ENUMS: dict[str, type[StrEnum]] = {
-    "verdict": Verdict,
-    "hallucination_type": HallucinationType,
-    "severity": Severity,
-}
+E = TypeVar("E", bound=StrEnum)
 
 
 def now() -> str:
@@ -23,16 +20,27 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def enum_or_none(field: str, value: str | StrEnum | None) -> str | None:
-    """Validate a user-given verdict/type/severity (any case); None stays None."""
+def enum_or_none(enum: type[E], field: str, value: str | StrEnum | None) -> E | None:
+    """Validate a user-given verdict/type/severity (any case) as ``enum``; None stays None."""
     if value is None or value == "":
         return None
-    enum = _ENUMS[field]
     try:
-        return enum(str(value).strip().upper()).value
+        return enum(str(value).strip().upper())
     except ValueError:
         choices = ", ".join(e.value for e in enum)
         raise UsageError(f"{field} {value!r} is not one of: {choices}") from None
+
+
+def value_or_none(value: StrEnum | None) -> str | None:
+    """The text stored for an optional enum."""
+    return None if value is None else value.value
+
+
+def rowid(cursor: sqlite3.Cursor) -> int:
+    """The id SQLite gave the row an INSERT just wrote."""
+    if cursor.lastrowid is None:
+        raise StoreError("the database did not report the id of the row just written")
+    return cursor.lastrowid
 
 
 def claim_row(run_id: str, c: ClaimJudgement) -> dict[str, Any]:
@@ -57,12 +65,17 @@ def claim_row(run_id: str, c: ClaimJudgement) -> dict[str, Any]:
 
 def override_of(row: dict[str, Any]) -> Override:
     """An ``overrides`` row as a record."""
-    return Override(**row)
+    return Override.model_validate(row)
 
 
 def signoff_of(row: dict[str, Any], current_inputs: str) -> SignOff:
     """A ``signoffs`` row as a record, stale when the decision inputs changed since."""
-    return SignOff(**row, stale=row["inputs_hash"] != current_inputs)
+    return SignOff.model_validate({**row, "stale": row["inputs_hash"] != current_inputs})
+
+
+def audit_of(row: dict[str, Any]) -> AuditEntry:
+    """An ``audit_log`` row as a record (its detail is stored as JSON text)."""
+    return AuditEntry.model_validate({**row, "detail": json.loads(row["detail"] or "{}")})
 
 
 def run_row_of(row: dict[str, Any], signoff: SignOff | None) -> RunRow:

@@ -142,7 +142,7 @@ def _adopt_unrecorded(db: Database) -> None:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     migrations.ensure_migrations_table(db)
     at = datetime.now(UTC).isoformat()
-    db[migrations.migrations_table].insert_all(
+    db.table(migrations.migrations_table).insert_all(
         {"migration_set": migrations.name, "name": name, "applied_at": at}
         for name in _NAMES[:version]
     )

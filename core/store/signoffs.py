@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
-from ..errors import PermissionDeniedError, UsageError
-from ..inputs.policy import Policy
-from ..models.review import SignOff, SignOffDecision
+from sqlite_utils import Database
+
+from ..errors import UsageError
+from ..models import RunReport
+from ..models.review import Override, SignOff, SignOffDecision
 from ..review import effective as eff
-from .rows import now, signoff_of
-
-if TYPE_CHECKING:
-    from .store import Store
+from ..review import rights
+from .rows import now, rowid, signoff_of
 
 _ALIASES = {
     "approve": SignOffDecision.APPROVED,
@@ -29,10 +31,24 @@ def parse_decision(value: str | SignOffDecision) -> SignOffDecision:
         raise UsageError(f"sign-off decision {value!r} must be approve or reject") from None
 
 
+class _Host(Protocol):
+    """What the sign-off methods need of the Store they are mixed into."""
+
+    db: Database
+
+    def resolve(self, run_id: str) -> str: ...
+    def load_report(self, run_id: str) -> RunReport: ...
+    def override_history(self, run_id: str, claim_id: str | None = None) -> list[Override]: ...
+    def _write(self) -> AbstractContextManager[None]: ...
+    def _audit(self, actor: str, action: str, run_id: str | None, detail: dict) -> None: ...
+    def inputs_hash(self, run_id: str) -> str: ...
+    def signoffs(self, run_id: str) -> list[SignOff]: ...
+
+
 class SignOffMixin:
     """Sign-off methods of the Store (split out to keep one idea per module)."""
 
-    def inputs_hash(self: Store, run_id: str) -> str:
+    def inputs_hash(self: _Host, run_id: str) -> str:
         """Hash of the judged report and every override of the run, as of now."""
         run_id = self.resolve(run_id)
         (digest,) = self.db.execute(
@@ -41,69 +57,66 @@ class SignOffMixin:
         return eff.inputs_hash(digest, self.override_history(run_id))
 
     def sign_off(
-        self: Store,
+        self: _Host,
         run_id: str,
         decision: str | SignOffDecision,
         reviewer: str,
         comment: str,
-        release_managers: list[str] | None = None,
+        release_managers: Sequence[str] | None = None,
     ) -> SignOff:
         """Record APPROVED / REJECTED by a release manager against the current decision.
 
-        ``release_managers`` overrides the run's ``policy.release_managers`` (e.g. from a
-        config file); anyone else is refused with PermissionDeniedError.
+        Who may sign off is ``halgate.review.release_managers`` of the run's policy (the
+        ``HALGATE_RELEASE_MANAGERS`` list when set, else the policy's) unless the caller
+        passes the list; anyone else is refused with PermissionDeniedError.
         """
         run_id = self.resolve(run_id)
         choice = parse_decision(decision)
         if not reviewer.strip() or not comment.strip():
             raise UsageError("a sign-off needs a reviewer name and a comment")
         report = self.load_report(run_id)
-        managers = release_managers
-        if managers is None:
-            managers = Policy.model_validate(report.policy).release_managers
-        if not managers:
-            raise PermissionDeniedError(
-                f"sign-off refused: no release managers are configured for run {run_id} "
-                "(set release_managers in the policy or HALGATE_RELEASE_MANAGERS)"
-            )
-        if reviewer not in managers:
-            raise PermissionDeniedError(
-                f"sign-off refused: {reviewer!r} is not a release manager "
-                f"(allowed: {', '.join(managers)})"
-            )
+        managers = (
+            list(release_managers)
+            if release_managers is not None
+            else rights.release_managers(report.policy)
+        )
+        rights.check_sign_off(reviewer, managers, run_id)
         inputs = self.inputs_hash(run_id)
         status = eff.effective_report(report, self.override_history(run_id)).decision.status
-        row = {
-            "run_id": run_id,
-            "decision": choice.value,
-            "reviewer": reviewer,
-            "comment": comment,
-            "created_at": now(),
-            "decision_status": status.value,
-            "inputs_hash": inputs,
-        }
+        at = now()
         with self._write():
             cur = self.db.execute(
-                f"INSERT INTO signoffs ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                list(row.values()),
+                "INSERT INTO signoffs (run_id, decision, reviewer, comment, created_at, "
+                "decision_status, inputs_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [run_id, choice.value, reviewer, comment, at, status.value, inputs],
             )
-            detail = {
+            sid = rowid(cur)
+            detail: dict[str, Any] = {
                 "decision": choice.value,
                 "decision_status": status.value,
                 "comment": comment,
-                "signoff_id": cur.lastrowid,
+                "signoff_id": sid,
             }
             self._audit(reviewer, "signoff", run_id, detail)
-        return SignOff(id=cur.lastrowid, **row)
+        return SignOff(
+            id=sid,
+            run_id=run_id,
+            decision=choice,
+            reviewer=reviewer,
+            comment=comment,
+            created_at=at,
+            decision_status=status,
+            inputs_hash=inputs,
+        )
 
-    def signoffs(self: Store, run_id: str) -> list[SignOff]:
+    def signoffs(self: _Host, run_id: str) -> list[SignOff]:
         """Every sign-off of a run, oldest first, each flagged stale if overrides followed."""
         run_id = self.resolve(run_id)
         current = self.inputs_hash(run_id)
         rows = self.db.query("SELECT * FROM signoffs WHERE run_id = ? ORDER BY id", [run_id])
         return [signoff_of(r, current) for r in rows]
 
-    def latest_signoff(self: Store, run_id: str) -> SignOff | None:
+    def latest_signoff(self: _Host, run_id: str) -> SignOff | None:
         """The sign-off in force (the newest), or None."""
         found = self.signoffs(run_id)
         return found[-1] if found else None

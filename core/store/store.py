@@ -19,11 +19,21 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..errors import NotFoundError, StoreError, UsageError
-from ..models import RunReport
+from ..models import HallucinationType, RunReport, Severity, Verdict
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
 from ..review import effective as eff
-from ..review.queue import review_ids
-from .rows import claim_row, enum_or_none, now, override_of, run_columns, run_row_of
+from ..review.reviewed import ReviewedRun, review_run, run_summary
+from .rows import (
+    audit_of,
+    claim_row,
+    enum_or_none,
+    now,
+    override_of,
+    rowid,
+    run_columns,
+    run_row_of,
+    value_or_none,
+)
 from .schema import migrate, schema_version
 from .signoffs import SignOffMixin
 
@@ -139,7 +149,7 @@ class Store(SignOffMixin):
             self.db.execute("DELETE FROM claims WHERE run_id = ?", [report.run_id])
             claims = [claim_row(report.run_id, c) for a in report.analyses for c in a.claims]
             if claims:
-                self.db["claims"].insert_all(claims)
+                self.db.table("claims").insert_all(claims)
             detail = {
                 "suite": report.suite.name,
                 "judge": report.judge.judge_id,
@@ -172,38 +182,28 @@ class Store(SignOffMixin):
         out = []
         for r in rows:
             if r["summary_upto"] is None or r["summary_upto"] < latest.get(r["run_id"], 0):
-                summary, agreement = self._refresh(r["run_id"])
-                r["effective"], r["agreement"] = json.dumps(summary), agreement.model_dump_json()
+                run = self._refresh(r["run_id"])
+                r["effective"] = json.dumps(run_summary(run))
+                r["agreement"] = run.agreement.model_dump_json()
             out.append(run_row_of(r, self.latest_signoff(r["run_id"])))
         return out
 
-    def _refresh(
-        self, run_id: str, judged: RunReport | None = None
-    ) -> tuple[dict[str, Any], JudgeAgreement]:
+    def _refresh(self, run_id: str, judged: RunReport | None = None) -> ReviewedRun:
         """Recompute the cached effective summary; never overwrite a newer one.
 
         `judged` spares re-reading a report the caller has just saved.
         """
         judged = judged or self.load_report(run_id)
-        overrides = self.override_history(run_id)
-        effective = eff.effective_report(judged, overrides)
-        agreement = eff.judge_agreement(run_id, judged, overrides)
-        return self.cache_summary(run_id, judged, effective, overrides, agreement), agreement
+        run = review_run(run_id, judged, self.override_history(run_id))
+        self.cache_summary(run)
+        return run
 
-    def cache_summary(
-        self,
-        run_id: str,
-        judged: RunReport,
-        effective: RunReport,
-        overrides: list[Override],
-        agreement: JudgeAgreement,
-        review: list[str] | None = None,
-    ) -> dict[str, Any]:
-        """Store the run-list summary of an effective report the caller already computed
-        (the dashboard does after every review, with its review ids), so listing runs need
-        not recompute it. Only a summary of more overrides than the stored one is written."""
-        summary = eff.run_summary(judged, effective, len(overrides), review)
-        upto = max((o.id for o in overrides), default=0)
+    def cache_summary(self, run: ReviewedRun) -> dict[str, Any]:
+        """Store the run-list summary of a reviewed run the caller already derived (the
+        dashboard does after every review), so listing runs need not recompute it. Only a
+        summary of more overrides than the stored one is written."""
+        summary = run_summary(run)
+        upto = max((o.id for o in run.overrides), default=0)
         try:
             with self._write():
                 self.db.execute(
@@ -212,7 +212,7 @@ class Store(SignOffMixin):
                     "effective = excluded.effective, agreement = excluded.agreement, "
                     "summary_upto = excluded.summary_upto "
                     "WHERE run_summaries.summary_upto < excluded.summary_upto",
-                    [run_id, json.dumps(summary), agreement.model_dump_json(), upto],
+                    [run.run_id, json.dumps(summary), run.agreement.model_dump_json(), upto],
                 )
         except sqlite3.OperationalError:
             pass  # only a cache: a read-only or busy file still gets correct numbers
@@ -237,10 +237,13 @@ class Store(SignOffMixin):
             raise UsageError("an override needs a reviewer name")
         if not comment.strip():
             raise UsageError("an override needs a comment saying why")
+        new_verdict = enum_or_none(Verdict, "verdict", verdict)
+        new_type = enum_or_none(HallucinationType, "hallucination_type", hallucination_type)
+        new_severity = enum_or_none(Severity, "severity", severity)
         values = {
-            "verdict": enum_or_none("verdict", verdict),
-            "hallucination_type": enum_or_none("hallucination_type", hallucination_type),
-            "severity": enum_or_none("severity", severity),
+            "verdict": value_or_none(new_verdict),
+            "hallucination_type": value_or_none(new_type),
+            "severity": value_or_none(new_severity),
         }
         at = now()
         with self._write():
@@ -254,7 +257,7 @@ class Store(SignOffMixin):
                 "comment, reviewer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, claim_id, *values.values(), comment, reviewer, at],
             )
-            oid = cur.lastrowid
+            oid = rowid(cur)
             detail = {"claim_id": claim_id, "override_id": oid, "comment": comment, **values}
             self._audit(reviewer, "override", run_id, detail)
         # The cached run summary is refreshed lazily by list_runs(): writes stay short.
@@ -262,13 +265,15 @@ class Store(SignOffMixin):
             id=oid,
             run_id=run_id,
             claim_id=claim_id,
+            verdict=new_verdict,
+            hallucination_type=new_type,
+            severity=new_severity,
             comment=comment,
             reviewer=reviewer,
             created_at=at,
-            **values,
         )
 
-    def _check_pair_review(self, run_id: str, review_id: str, values: dict) -> None:
+    def _check_pair_review(self, run_id: str, review_id: str, values: dict[str, Any]) -> None:
         """A pairwise case needing a person is reviewed under ``pairwise:CASE``, comment only."""
         if review_id not in eff.pair_review_ids(self.load_report(run_id)):
             raise NotFoundError(f"claim {review_id!r} not found in run {run_id}")
@@ -284,24 +289,16 @@ class Store(SignOffMixin):
         rows = self.db.query(f"SELECT * FROM overrides WHERE {where} ORDER BY id", args)
         return [override_of(r) for r in rows]
 
+    def reviewed_run(self, run_id: str) -> ReviewedRun:
+        """The run with its reviews applied: effective report, review queue with its counts,
+        judge agreement (``halgate.review.review_run`` on one read of the run)."""
+        run_id = self.resolve(run_id)
+        return review_run(run_id, self.load_report(run_id), self.override_history(run_id))
+
     def review_queue(self, run_id: str) -> list[ReviewItem]:
         """Claims a person must look at (gate.review_queue on effective verdicts, most severe
         first), then any the judge queued that a reviewer has since cleared."""
-        run_id = self.resolve(run_id)
-        judged, overrides = self.load_report(run_id), self.override_history(run_id)
-        effective = eff.effective_report(judged, overrides)
-        latest = eff.latest_by_claim(overrides)
-        before = {c.claim_id: c for a in judged.analyses for c in a.claims}
-        after = {c.claim_id: c for a in effective.analyses for c in a.claims}
-        return [
-            ReviewItem(
-                claim=after[i],
-                judged=before[i],
-                reviewed=i in latest,
-                latest_override=latest.get(i),
-            )
-            for i in review_ids(judged, effective)
-        ]
+        return self.reviewed_run(run_id).queue.items
 
     def judge_agreement(self, run_id: str) -> JudgeAgreement:
         """Share of reviewed claims whose judge verdict the reviewers kept (DESIGN.md §3)."""
@@ -316,4 +313,4 @@ class Store(SignOffMixin):
             rows = self.db.query(
                 "SELECT * FROM audit_log WHERE run_id = ? ORDER BY id", [self.resolve(run_id)]
             )
-        return [AuditEntry(**{**r, "detail": json.loads(r["detail"] or "{}")}) for r in rows]
+        return [audit_of(r) for r in rows]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 from halgate.dashboard import components, loaders
 from halgate.models import SEVERITIES_DESC, HallucinationType, Verdict
-from halgate.present.tables import ClaimFilter, filter_claims
+from halgate.present import ClaimFilter, filter_claims
 
 SHOW_ROWS = 2000
 PICK_ROWS = 500

@@ -8,13 +8,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 from halgate.dashboard import components, loaders, state
-from halgate.present.charts import (
+from halgate.present import (
     severity_shift_chart,
     tag_shift_chart,
     transitions_chart,
     type_shift_chart,
+    verdict_transitions,
 )
-from halgate.present.tables import verdict_transitions
 
 db, run_id, version, report = components.open_run_page("Overview")
 
@@ -26,12 +26,11 @@ st.caption(
 )
 components.banner(report.decision)
 
-queue = loaders.queue(db, run_id, version)
-pending = sum(1 for item in queue if not item.reviewed)
+counts = loaders.queue(db, run_id, version).counts
 agreement = loaders.agreement(db, run_id, version)
 m1, m2, m3 = st.columns(3)
-m1.metric("Pending review", pending, help="Claims in the review queue without a review.")
-m2.metric("Reviewed", f"{len(queue) - pending} of {len(queue)}")
+m1.metric("Pending review", counts.pending, help="Claims in the review queue without a review.")
+m2.metric("Reviewed", f"{counts.reviewed} of {counts.total}")
 overall = agreement.overall
 m3.metric(
     "Judge agreement",

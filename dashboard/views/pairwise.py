@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 from halgate.dashboard import components, state
 from halgate.models import PairwiseJudgement
-from halgate.present.highlight import highlight_answer
+from halgate.present import highlight_answer
 
 db, run_id, _, report = components.open_run_page("Pairwise", flash=False)
 pairs: list[PairwiseJudgement] = list(report.pairwise or [])

@@ -9,9 +9,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 from halgate.dashboard import actions, components, loaders, state
-from halgate.judges.registry import judge_names
-from halgate.present.charts import judge_health_chart, rate_trend_chart
-from halgate.present.tables import trend_rows
+from halgate.judges import judge_names
+from halgate.present import judge_health_chart, rate_trend_chart, trend_rows
 
 HEALTH_RUNS = 12
 HEALTH_AUTO_CLAIMS = 50_000
@@ -46,6 +45,7 @@ else:
                 "as judged": r.judged_status.value,
                 "rate": r.micro_rate,
                 "change": r.rate_change,
+                "reviewed": f"{r.n_review - r.pending_review} of {r.n_review}",
                 "pending review": r.pending_review,
                 "overrides": r.n_overrides,
                 "sign-off": (r.signoff.value + (" (stale)" if r.signoff_stale else ""))
@@ -102,14 +102,11 @@ with start:
             names,
             index=names.index("offline") if "offline" in names else 0,
             key="nr-judge",
-            help="offline: embedded, no network; llm: OPENAI_* settings.",
+            help="offline: embedded, no network; llm: OPENAI_* settings or halgate.toml, "
+            "responses cached in this database.",
         )
         mode = c2.selectbox("Mode", ["compare", "gate", "consistency"], key="nr-mode")
-        policy_choice = st.radio(
-            "Policy",
-            ["The suite's policy.toml, else defaults", "Built-in defaults", "Upload TOML"],
-            key="nr-policy",
-        )
+        policy_choice = st.radio("Policy", actions.POLICY_CHOICES, key="nr-policy")
         policy_file = st.file_uploader("Policy TOML", type=["toml"], key="nr-policy-file")
         submitted = st.form_submit_button("Run", type="primary")
     if submitted:

@@ -1,24 +1,25 @@
 """Sign-off: the release manager's final word, recorded against the decision it was made on.
 
-Only configured release managers (the run policy's ``release_managers`` or the
-``HALGATE_RELEASE_MANAGERS`` variable) may sign off; the store refuses anyone else and the
-page shows its message. A sign-off followed by an override is shown as stale.
+Only release managers may sign off: ``halgate.review.release_managers`` (the
+``HALGATE_RELEASE_MANAGERS`` list when set, else the run policy's), the rule ``halgate
+signoff`` applies too; the store refuses anyone else and the page shows its message. A
+sign-off followed by an override is shown as stale.
 """
 
 from __future__ import annotations
 
 import streamlit as st
+from halgate import HalgateError
 from halgate.dashboard import components, loaders, state
-from halgate.errors import HalgateError
+from halgate.review import release_managers
 
 db, run_id, version, report = components.open_run_page("Sign-off")
 components.banner(report.decision)
 
-queue = loaders.queue(db, run_id, version)
-open_items = [i for i in queue if not i.reviewed]
-st.metric("Open reviews", len(open_items), help="Claims in the review queue without a review.")
-if open_items:
-    st.warning(f"{len(open_items)} claim(s) still await a reviewer; signing off now records that.")
+counts = loaders.queue(db, run_id, version).counts
+st.metric("Open reviews", counts.pending, help="Claims in the review queue without a review.")
+if counts.pending:
+    st.warning(f"{counts.pending} claim(s) still await a reviewer; signing off now records that.")
 
 st.subheader("Overrides")
 history = loaders.overrides(db, run_id, version)
@@ -44,7 +45,7 @@ else:
     st.caption("No overrides yet.")
 
 st.subheader("Sign-offs")
-managers = state.release_managers(report.policy)
+managers = release_managers(report.policy)
 signed = loaders.signoffs(db, run_id)
 for s in reversed(signed):
     line = (
@@ -70,7 +71,7 @@ def _sign(decision: str) -> None:
         return
     try:
         with state.open_store() as store:
-            store.sign_off(run_id, decision, who, comment, release_managers=managers)
+            store.sign_off(run_id, decision, who, comment)
     except HalgateError as exc:
         state.flash(str(exc), "error")
         return

@@ -32,15 +32,15 @@ def triage() -> None:
     components.banner(report.decision)
     state.show_flash()
     queue = loaders.queue(db, run_id, version)
-    done = sum(1 for item in queue if item.reviewed)
-    st.progress(done / len(queue) if queue else 1.0, text=f"{done} of {len(queue)} reviewed")
-    if not queue:
+    counts = queue.counts
+    st.progress(counts.reviewed / counts.total if counts.total else 1.0, text=counts.text())
+    if not queue.items:
         st.success("The review queue of this run is empty.")
         return
     skipped = set(st.session_state.get(SKIPPED, {}).get(run_id, []))
-    todo = [i for i in queue if not i.reviewed and i.claim.claim_id not in skipped]
+    todo = [i for i in queue.pending if i.claim.claim_id not in skipped]
     if not todo:
-        if skipped and any(not i.reviewed for i in queue):
+        if skipped and counts.pending:
             st.info(f"Only skipped claims are left ({len(skipped)}).")
             if st.button("Go through the skipped claims again"):
                 st.session_state[SKIPPED][run_id] = []
@@ -75,7 +75,7 @@ with st.expander("Whole queue"):
                 "reviewed": i.reviewed,
                 "by": i.latest_override.reviewer if i.latest_override else "",
             }
-            for i in loaders.queue(db, run_id, version)
+            for i in loaders.queue(db, run_id, version).items
         ],
         hide_index=True,
     )

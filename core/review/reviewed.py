@@ -1,0 +1,87 @@
+"""A run as reviewers see it: judged report + overrides -> effective report, queue, agreement.
+
+The one derivation the store, the CLI and the dashboard share (pure functions, no SQLite):
+the store computes it from what it reads, the dashboard from its cached read of the same
+rows, and both render the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..models import RunReport
+from ..models.review import JudgeAgreement, Override, ReviewItem
+from .effective import effective_report, judge_agreement, latest_by_claim
+from .queue import QueueCounts, ReviewQueue, review_ids
+
+
+def build_queue(
+    judged: RunReport, effective: RunReport, overrides: Sequence[Override]
+) -> ReviewQueue:
+    """The review queue of a run (``queue.review_ids``) with each item's review state and the
+    counts: total in the queue, reviewed (an override is in force), awaiting review."""
+    latest = latest_by_claim(overrides)
+    before = {c.claim_id: c for a in judged.analyses for c in a.claims}
+    after = {c.claim_id: c for a in effective.analyses for c in a.claims}
+    items = [
+        ReviewItem(
+            claim=after[i], judged=before[i], reviewed=i in latest, latest_override=latest.get(i)
+        )
+        for i in review_ids(judged, effective)
+    ]
+    done = sum(1 for i in items if i.reviewed)
+    counts = QueueCounts(total=len(items), reviewed=done, pending=len(items) - done)
+    return ReviewQueue(items=items, counts=counts)
+
+
+@dataclass(frozen=True)
+class ReviewedRun:
+    """A run with its reviews applied: what every review view of one run is drawn from."""
+
+    run_id: str
+    judged: RunReport
+    """The report as the judge left it (never changed by a review)."""
+    report: RunReport
+    """Overrides applied; metrics, comparison and gate decision recomputed from them."""
+    overrides: list[Override]
+    """The run's override history, oldest first (the newest per claim is in force)."""
+    queue: ReviewQueue
+    agreement: JudgeAgreement
+
+
+def review_run(run_id: str, judged: RunReport, overrides: Sequence[Override]) -> ReviewedRun:
+    """Apply a run's overrides: effective report, review queue with counts, judge agreement."""
+    history = list(overrides)
+    report = effective_report(judged, history)
+    return ReviewedRun(
+        run_id=run_id,
+        judged=judged,
+        report=report,
+        overrides=history,
+        queue=build_queue(judged, report, history),
+        agreement=judge_agreement(run_id, judged, history),
+    )
+
+
+def run_summary(run: ReviewedRun) -> dict[str, Any]:
+    """Numbers a run list shows (``RunRow``), cached by the store after every review.
+
+    ``n_review`` and ``pending_review`` are the queue's ``QueueCounts`` total and pending, so
+    ``halgate runs`` and the dashboard's Runs page agree with Triage and the banner.
+    """
+    effective = run.report
+    d = effective.decision
+    rates = effective.rates.get(d.gated_system)
+    change = effective.comparison.rate_change.estimate if effective.comparison else None
+    return {
+        "status": d.status.value,
+        "exit_code": d.exit_code,
+        "micro_rate": rates.micro_rate if rates else None,
+        "rate_change": change,
+        "n_claims": sum(len(a.claims) for a in effective.analyses),
+        "n_review": run.queue.counts.total,
+        "pending_review": run.queue.counts.pending,
+        "n_overrides": len(run.overrides),
+    }
