@@ -204,11 +204,12 @@ def test_one_failing_task_does_not_sink_the_run() -> None:
 
 def test_thresholds_come_from_the_calibration_file(tmp_path: Path) -> None:
     cal = load_calibration()
-    assert cal["version"] == "offline-v2"
-    cal["thresholds"]["support_coverage"] = 1.01
-    cal["thresholds"]["partial_coverage"] = 1.01
+    assert cal.version == "offline-v2"
+    data = cal.model_dump(mode="json")
+    data["thresholds"]["support_coverage"] = 1.01
+    data["thresholds"]["partial_coverage"] = 1.01
     path = tmp_path / "strict.json"
-    path.write_text(json.dumps(cal))
+    path.write_text(json.dumps(data))
     strict = OfflineJudge(calibration=path)
     task = JudgeTask(
         case=CASE,

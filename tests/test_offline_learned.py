@@ -12,12 +12,12 @@ import pytest
 from halgate.cli.app import app
 from halgate.evaluation.calibrate import best_threshold, fit_logistic
 from halgate.inputs.policy import SeverityRules
+from halgate.judges.offline.calibration_file import load_models
 from halgate.judges.offline.claim_model import (
     FEATURES,
     aggregate,
     centre,
     is_refusal,
-    load_models,
     model_for,
 )
 from halgate.judges.offline.judge import OfflineJudge, load_calibration
@@ -142,7 +142,7 @@ def test_answer_aggregates(how: str, expected: float) -> None:
     [(0.2, 0.2, 0.5), (0.1, 0.2, 0.25), (0.6, 0.2, 0.75), (0.0, 0.3, 0.0)],
 )
 def test_centre_puts_the_threshold_at_one_half(score, threshold, expected) -> None:
-    assert centre(score, threshold) == pytest.approx(expected)
+    assert centre(score, threshold, 0.5) == pytest.approx(expected)
 
 
 def test_fit_logistic_finds_the_informative_feature() -> None:
@@ -160,11 +160,12 @@ def test_best_threshold_maximises_balanced_accuracy() -> None:
 
 def test_the_shipped_calibration_loads_with_a_model_per_task() -> None:
     cal = load_calibration()
-    models = load_models(cal["model"])
+    assert cal.model is not None
+    models = load_models(cal)
     assert {"qa", "summary", "data2text"} <= set(models)
-    for task, m in cal["model"]["tasks"].items():
-        assert sorted(m["features"]) == sorted(FEATURES), task
-        assert 0 < m["threshold"] < 1
+    for task, m in cal.model.tasks.items():
+        assert sorted(m.features) == sorted(FEATURES), task
+        assert 0 < m.threshold < 1
     assert model_for(models, ["medical"]) is None  # other material: the rules decide
     assert model_for(models, ["", "qa"]) is models["qa"]
 
@@ -233,7 +234,12 @@ def test_calibrate_is_deterministic_and_its_file_drives_the_judge(tmp_path: Path
         outs.append((tmp_path / name).read_text())
     assert outs[0] == outs[1]
     cal = json.loads(outs[0])
-    assert set(cal["model"]["tasks"]) == {"qa"} and cal["model"]["trained_with"]["seed"] == 0
+    assert set(cal["model"]["tasks"]) == {"qa"} and cal["provenance"]["trained_with"]["seed"] == 0
+    assert cal["provenance"]["trained_with"]["part"] == "all"
+    # The written file is the typed format, and the rules and score settings of the base.
+    assert load_calibration(tmp_path / "a.json").model_dump(exclude={"model", "provenance"}) == (
+        load_calibration().model_dump(exclude={"model", "provenance"})
+    )
     doc = Document(doc_id="d", text="The museum opens at 9 am. Tickets cost 12 dollars.")
     case = Case(case_id="x", question="", domain="qa", tags=["qa"])
     j = OfflineJudge(calibration=tmp_path / "a.json")

@@ -1,13 +1,13 @@
 """`halgate calibrate`: retrain the offline judge's learned claim model from labelled data.
 
-A thin face over ``calibration.calibrate``: read the benchmark's tune part, train with a fixed
-seed, write the calibration JSON the judge loads. Re-running it with the same inputs writes
-the same file, so the shipped weights can be checked by anyone.
+A thin face over ``evaluation.calibrate``: read the benchmark's tune part, train with a fixed
+seed, write the calibration JSON the judge loads (its form: judges/offline/calibration_file.py).
+Re-running it with the same inputs writes the same file, so the shipped weights can be checked
+by anyone.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -33,6 +33,7 @@ def calibrate_command(
     """Fit the offline judge's per-task claim model and write its calibration file."""
     from ..evaluation.benchmark import load_benchmark
     from ..evaluation.calibrate import calibrate
+    from ..judges.offline.calibration_file import calibration_json
 
     if part not in {"tune", "all"}:
         raise fail(UsageError(f"--part must be tune or all, not {part!r} (never the holdout)"))
@@ -40,17 +41,18 @@ def calibrate_command(
         rows = [r for b in benchmark for r in load_benchmark(b, part=part)]
         if not rows:
             raise UsageError(f"{benchmark[0]}: no rows in part {part!r}")
-        cal = calibrate(rows, seed, str(base) if base else None)
+        names = [f"{b.parent.name}/{b.name}" for b in benchmark]
+        cal = calibrate(rows, seed, str(base) if base else None, names, part)
     except HalgateError as exc:
         raise fail(exc) from None
-    names = [f"{b.parent.name}/{b.name}" for b in benchmark]
-    cal["model"]["trained_with"].update({"benchmarks": names, "part": part})
-    out_file.write_text(json.dumps(cal, indent=1) + "\n", encoding="utf-8")
-    for task, m in cal["model"]["tasks"].items():
+    out_file.write_text(calibration_json(cal), encoding="utf-8")
+    trained = cal.provenance.tasks if cal.provenance else {}
+    models = cal.model.tasks if cal.model else {}
+    for task, m in trained.items():
         out.print(
-            f"{task:<12} answers {m['n_answers']:>5}  claims {m['n_claims']:>6}  "
-            f"{m['aggregate']:<8} out-of-fold AUROC {m['oof_auroc']:.3f}  "
-            f"bal.acc {m['oof_balanced_accuracy']:.3f}",
+            f"{task:<12} answers {m.n_answers:>5}  claims {m.n_claims:>6}  "
+            f"{models[task].aggregate:<8} out-of-fold AUROC {m.oof_auroc:.3f}  "
+            f"bal.acc {m.oof_balanced_accuracy:.3f}",
             markup=False,
         )
     out.print(f"wrote {out_file}", markup=False)

@@ -15,12 +15,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast
 
 import numpy as np
 
 from ..errors import UsageError
 from ..evidence.index import evidence_index
+from ..judges.offline.calibration_file import (
+    Calibration,
+    LearnedModel,
+    Provenance,
+    TaskModelParams,
+    TaskTraining,
+    TrainedWith,
+)
 from ..judges.offline.claim_model import (
     FEATURES,
     aggregate,
@@ -39,6 +47,7 @@ L2_GRID = (0.1, 1.0, 10.0, 100.0, 300.0, 1000.0)
 FOLDS = 5
 REPEATS = 3  # draws of the folds that model selection averages over
 AGGREGATES = ("max", "noisy_or", "mean")
+Aggregate = Literal["max", "noisy_or", "mean"]
 
 
 @dataclass(frozen=True)
@@ -58,7 +67,7 @@ def collect(rows: Sequence[BenchRow], judge: OfflineJudge) -> list[AnswerSample]
         case = Case(case_id=r.id, question=r.question or "", tags=[r.task], domain=r.task)
         task = JudgeTask(case=case, documents=r.documents, answers={"system": r.answer})
         claims = judge.judge_task(task).claims["system"]
-        index = evidence_index(r.documents, judge.cal["retrieval"]["bm25_weight"])
+        index = evidence_index(r.documents, judge.cal.retrieval.bm25_weight)
         ctx = answer_context(
             claims, answer_novelty(r.answer, index.vocabulary), is_refusal(r.answer)
         )
@@ -154,7 +163,9 @@ def best_threshold(labels: Sequence[bool], scores: Sequence[float]) -> tuple[flo
     y = np.asarray(labels, bool)
     s = np.asarray(scores, float)
     cuts = np.unique(s)
-    mids = np.concatenate([(cuts[:-1] + cuts[1:]) / 2, [cuts[-1] + 1e-6]]) if len(cuts) else []
+    mids: np.ndarray | list[float] = (
+        np.concatenate([(cuts[:-1] + cuts[1:]) / 2, [cuts[-1] + 1e-6]]) if len(cuts) else []
+    )
     best = (0.5, -1.0)
     for t in mids:
         pred = s >= t
@@ -165,9 +176,9 @@ def best_threshold(labels: Sequence[bool], scores: Sequence[float]) -> tuple[flo
     return best
 
 
-def train_task(samples: Sequence[AnswerSample], seed: int) -> dict[str, Any]:
+def train_task(samples: Sequence[AnswerSample], seed: int) -> tuple[TaskModelParams, TaskTraining]:
     """One task's model: L2 strength and answer aggregate by out-of-fold AUROC, then the
-    threshold with the best out-of-fold balanced accuracy.
+    threshold with the best out-of-fold balanced accuracy; with the training's figures.
 
     The folds are drawn REPEATS times (seeds seed, seed+1, ...) and the figures averaged or
     pooled over them: with a few hundred answers per task, one draw of folds alone moves the
@@ -189,43 +200,54 @@ def train_task(samples: Sequence[AnswerSample], seed: int) -> dict[str, Any]:
     coef = fit_platt(pooled, labels * REPEATS)
     threshold, bal = best_threshold(labels * REPEATS, [platt(a, coef) for a in pooled])
     model = _fit(samples, l2)
-    return {
-        "features": list(FEATURES),
-        "mean": _round(model["mean"]),
-        "scale": _round(model["scale"]),
-        "weights": _round(model["weights"]),
-        "bias": round(model["bias"], 6),
-        "l2": l2,
-        "aggregate": how,
-        "platt": [round(c, 6) for c in coef],
-        "threshold": round(min(max(threshold, 1e-4), 1 - 1e-4), 6),
-        "n_answers": len(samples),
-        "n_claims": int(sum(len(s.x) for s in samples)),
-        "oof_auroc": round(mean_auroc((l2, how)), 4),
-        "oof_balanced_accuracy": round(bal, 4),
-    }
+    params = TaskModelParams(
+        features=list(FEATURES),
+        mean=_round(model["mean"]),
+        scale=_round(model["scale"]),
+        weights=_round(model["weights"]),
+        bias=round(model["bias"], 6),
+        aggregate=cast(Aggregate, how),
+        platt=(round(coef[0], 6), round(coef[1], 6)),
+        threshold=round(min(max(threshold, 1e-4), 1 - 1e-4), 6),
+    )
+    figures = TaskTraining(
+        l2=l2,
+        n_answers=len(samples),
+        n_claims=int(sum(len(s.x) for s in samples)),
+        oof_auroc=round(mean_auroc((l2, how)), 4),
+        oof_balanced_accuracy=round(bal, 4),
+    )
+    return params, figures
 
 
 def _round(a: np.ndarray) -> list[float]:
     return [round(float(v), 6) for v in a]
 
 
-def calibrate(rows: Sequence[BenchRow], seed: int = 0, base: str | None = None) -> dict[str, Any]:
-    """A calibration file: the base thresholds plus one model per task type."""
+def calibrate(
+    rows: Sequence[BenchRow],
+    seed: int = 0,
+    base: str | None = None,
+    benchmarks: Sequence[str] = (),
+    part: str = "tune",
+) -> Calibration:
+    """A calibration file: the base's version, rules and score settings (and hard signals)
+    plus one newly trained model per task type, and how it was trained (`benchmarks`, `part`)."""
     judge = OfflineJudge(calibration=base, use_model=False)
     samples = collect(rows, judge)
     tasks = sorted({s.task for s in samples})
-    models = {t: train_task([s for s in samples if s.task == t], seed) for t in tasks}
-    cal = {k: v for k, v in judge.cal.items() if k != "model"}
-    cal["version"] = "offline-v2"
-    cal["description"] = (
-        "Thresholds of the offline judge's rules plus its learned claim model (one logistic "
-        "regression per task type; other tasks are judged by the rules alone), trained by "
-        "`halgate calibrate`."
+    trained = {t: train_task([s for s in samples if s.task == t], seed) for t in tasks}
+    return judge.cal.model_copy(
+        update={
+            "model": LearnedModel(
+                hard_signals=judge.cal.model.hard_signals if judge.cal.model else [],
+                tasks={t: params for t, (params, _) in trained.items()},
+            ),
+            "provenance": Provenance(
+                trained_with=TrainedWith(
+                    rows=len(rows), seed=seed, part=part, benchmarks=list(benchmarks)
+                ),
+                tasks={t: figures for t, (_, figures) in trained.items()},
+            ),
+        }
     )
-    cal["model"] = {
-        "trained_with": {"rows": len(rows), "seed": seed, "part": "tune"},
-        "hard_signals": (judge.cal.get("model") or {}).get("hard_signals", []),
-        "tasks": models,
-    }
-    return cal

@@ -1,9 +1,11 @@
 """What the LLM judge must answer, and how a reply is checked before anything trusts it.
 
-The JSON Schemas below are sent as the ``response_format`` (strict-mode compatible: every
-field required, nullable ones typed ``[..., "null"]``) and used to validate the reply with
-``jsonschema``; the pydantic models then parse it. A reply that fails either check yields a
-``ParseFailure`` whose message is quoted back to the model in a repair request.
+The reply models below are the single definition of each reply: their JSON Schemas
+(``Model.model_json_schema()``) are sent as the ``response_format`` in strict mode and used
+to validate the reply with ``jsonschema``; the models then parse it. To stay strict-mode
+compatible every field is required (nullable ones take ``null``), no field has a default and
+unknown keys are refused (``additionalProperties: false``). A reply that fails either check
+yields a ``ParseFailure`` whose message is quoted back to the model in a repair request.
 """
 
 from __future__ import annotations
@@ -14,138 +16,83 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 import jsonschema
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...models import HallucinationType, Severity, Verdict
 
-_NULLABLE = ["string", "null"]
-_CITATION = {
-    "type": "object",
-    "properties": {"doc_id": {"type": "string"}, "quote": {"type": "string"}},
-    "required": ["doc_id", "quote"],
-    "additionalProperties": False,
-}
-_CLAIM = {
-    "type": "object",
-    "properties": {
-        "text": {"type": "string", "minLength": 1},
-        "verdict": {"type": "string", "enum": [v.value for v in Verdict]},
-        "hallucination_type": {
-            "type": _NULLABLE,
-            "enum": [t.value for t in HallucinationType] + [None],
-        },
-        "severity": {"type": _NULLABLE, "enum": [s.value for s in Severity] + [None]},
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "rationale": {"type": "string"},
-        "citations": {"type": "array", "items": _CITATION},
-    },
-    "required": [
-        "text",
-        "verdict",
-        "hallucination_type",
-        "severity",
-        "confidence",
-        "rationale",
-        "citations",
-    ],
-    "additionalProperties": False,
-}
-CLAIMS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "answers": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "answer_id": {"type": "string"},
-                    "claim_count": {"type": "integer", "minimum": 0},
-                    "claims": {"type": "array", "items": _CLAIM},
-                },
-                "required": ["answer_id", "claim_count", "claims"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["answers"],
-    "additionalProperties": False,
-}
-PAIRWISE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "preference": {"type": "string", "enum": ["A", "B", "TIE"]},
-        "justification": {"type": "string", "minLength": 1},
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "tie_breaker": {"type": _NULLABLE},
-    },
-    "required": ["preference", "justification", "confidence", "tie_breaker"],
-    "additionalProperties": False,
-}
-BATCH_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "cases": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "case_id": {"type": "string"},
-                    "answers": CLAIMS_SCHEMA["properties"]["answers"],
-                },
-                "required": ["case_id", "answers"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["cases"],
-    "additionalProperties": False,
-}
-SCHEMAS = {"claims": CLAIMS_SCHEMA, "pairwise": PAIRWISE_SCHEMA, "claims_batch": BATCH_SCHEMA}
-# Built once: constructing a validator costs more than validating a typical reply.
-_VALIDATORS = {kind: jsonschema.Draft202012Validator(schema) for kind, schema in SCHEMAS.items()}
-OutputKind = Literal["claims", "pairwise"]
+
+class _Reply(BaseModel):
+    """A part of a reply: every field required, nothing else allowed."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
-class CitationOut(BaseModel):
-    """A quote as the model gave it; halgate locates it in the source afterwards."""
+class CitationOut(_Reply):
+    """A verbatim quote from one source document backing the claim."""
 
     doc_id: str
     quote: str
 
 
-class ClaimOut(BaseModel):
-    """One claim as the model judged it, before halgate's post-checks."""
+class ClaimOut(_Reply):
+    """One claim of the answer and its verdict against the sources."""
 
-    text: str
+    text: str = Field(min_length=1)
     verdict: Verdict
-    hallucination_type: HallucinationType | None = None
-    severity: Severity | None = None
+    hallucination_type: HallucinationType | None
+    severity: Severity | None
     confidence: float = Field(ge=0, le=1)
     rationale: str
-    citations: list[CitationOut] = Field(default_factory=list)
+    citations: list[CitationOut]
 
 
-class AnswerOut(BaseModel):
-    """The claims of one answer, by its position label (A, B)."""
+class AnswerOut(_Reply):
+    """The claims of one answer, by its answer id (A, B)."""
 
     answer_id: str
-    claim_count: int
+    claim_count: int = Field(ge=0)
     claims: list[ClaimOut]
 
 
-class ClaimsOutput(BaseModel):
+class ClaimsOutput(_Reply):
     """Reply of the compare, gate and consistency prompts."""
 
     answers: list[AnswerOut]
 
 
-class PairwiseOutput(BaseModel):
+class CaseOut(_Reply):
+    """The answers of one case of a batch, by its case id."""
+
+    case_id: str
+    answers: list[AnswerOut]
+
+
+class BatchOutput(_Reply):
+    """Reply of the batched prompts: one entry per case."""
+
+    cases: list[CaseOut]
+
+
+class PairwiseOutput(_Reply):
     """Reply of the pairwise prompt."""
 
     preference: Literal["A", "B", "TIE"]
-    justification: str
+    justification: str = Field(min_length=1)
     confidence: float = Field(ge=0, le=1)
-    tie_breaker: str | None = None
+    tie_breaker: str | None
+
+
+REPLY_MODELS: dict[str, type[_Reply]] = {
+    "claims": ClaimsOutput,
+    "pairwise": PairwiseOutput,
+    "claims_batch": BatchOutput,
+}
+SCHEMAS: dict[str, dict[str, Any]] = {
+    kind: model.model_json_schema() for kind, model in REPLY_MODELS.items()
+}
+# Built once: constructing a validator costs more than validating a typical reply.
+_VALIDATORS = {kind: jsonschema.Draft202012Validator(schema) for kind, schema in SCHEMAS.items()}
+OutputKind = Literal["claims", "pairwise"]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ name the signal that decided it, and the same features are stored with the claim
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage
 from ...text.lexicon import alternatives
 from ...text.quantities import quantity_matches
@@ -17,6 +19,9 @@ from .number_checks import check_numbers
 from .number_checks import cover as _cover
 from .record_checks import case_facts, record_conflicts
 from .source_rules import current_hits, null_fields
+
+if TYPE_CHECKING:
+    from .calibration_file import Retrieval, Thresholds
 
 _EXCEPTIONS = frozenset("unless except only".split())
 
@@ -30,20 +35,18 @@ def align(
     claim: ClaimFeatures,
     index: EvidenceIndex,
     question: QuestionFeatures,
-    k: int,
-    multi: int,
-    multi_discount: float,
-    named_bonus: float = 0.2,
+    retrieval: Retrieval,
+    th: Thresholds,
 ) -> Alignment:
     """Retrieve evidence for a claim and compute every alignment signal."""
     wanted = set(claim.stems)
-    hits = index.search(claim.stems, k) if claim.stems else []
+    hits = index.search(claim.stems, retrieval.top_k) if claim.stems else []
     named = resolve_reference(claim.reference, index.docs) if claim.reference else None
-    ranked = _rank(hits, claim, index, named.doc_id if named else None, named_bonus)
+    ranked = _rank(hits, claim, index, named.doc_id if named else None, th)
     best = ranked[0].passage if ranked else None
     coverage = _cover(wanted, best.stems) if best else 0.0
-    support, union = _greedy_cover(wanted, ranked[:multi])
-    multi_cov = _cover(wanted, union) * multi_discount
+    support, union = _greedy_cover(wanted, ranked[: retrieval.multi_hop_passages])
+    multi_cov = _cover(wanted, union) * th.multi_hop_discount
     al = Alignment(
         hits=hits,
         best=best,
@@ -54,13 +57,13 @@ def align(
         support=[best] if best and coverage >= multi_cov else support,
         missing_stems=sorted(wanted - union - (best.stems if best else frozenset())),
     )
-    check_numbers(claim, al, index, current_hits(hits, index, named), question, named)
+    check_numbers(claim, al, index, current_hits(hits, index, named), question, th, named)
     known = (index.vocabulary, question.vocabulary)
     al.names_missing = [n for n in claim.names if not _name_known(n, known)]
     if best:
         # Any passage the claim rests on may deny it (a record's "WiFi: no" among others).
         al.negation_mismatch = any(_negation_mismatch(claim, p) for p in al.support or [best])
-        al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted)
+        al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted, th.hedge_min_stems)
     _citation(claim, al, index, named)
     al.null_fields = null_fields(wanted, hits)
     al.record_conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
@@ -68,10 +71,11 @@ def align(
 
 
 def _rank(
-    hits: list[Hit], claim: ClaimFeatures, index: EvidenceIndex, named: str | None, bonus: float
+    hits: list[Hit], claim: ClaimFeatures, index: EvidenceIndex, named: str | None, th: Thresholds
 ) -> list[Hit]:
     """Evidence order: coverage, plus shared versions/dates, plus a head start for a document
     the claim names; ties go to the newest document version, then to retrieval score."""
+    per_shared, bonus = th.identifying_quantity_bonus, th.citation_margin
     wanted = set(claim.stems)
     recency = {d.doc_id: d.recency for d in index.docs}
     identifying = [q for q in claim.quantities if q.kind in _IDENTIFYING]
@@ -79,7 +83,7 @@ def _rank(
     def key(h: Hit) -> tuple[float, str, float]:
         p = h.passage
         shared = sum(any(quantity_matches(q, o) for o in p.quantities) for q in identifying)
-        cov = _cover(wanted, p.stems) + 0.1 * shared + (bonus if p.doc_id == named else 0.0)
+        cov = _cover(wanted, p.stems) + per_shared * shared + (bonus if p.doc_id == named else 0.0)
         return (-cov, _negate(recency.get(p.doc_id, "")), -h.score)
 
     return sorted(hits, key=key)
@@ -129,13 +133,14 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
 
 
 def _hedge_mismatch(
-    claim: ClaimFeatures, best: Passage, ranked: list[Hit], wanted: set[str]
+    claim: ClaimFeatures, best: Passage, ranked: list[Hit], wanted: set[str], min_stems: int
 ) -> bool:
-    """The source only suggests ('may', 'in some patients') what the claim asserts flatly.
+    """The source only suggests ('may', 'in some patients') what the claim asserts flatly:
+    it hedges at least `min_stems` of the claim's words (all of a shorter claim's).
 
     Not a mismatch when another passage states the claim just as well without hedging.
     """
-    need = min(2, len(wanted))
+    need = min(min_stems, len(wanted))
     if claim.hedged or len(best.hedged & wanted) < need:
         return False
     best_cov = _cover(wanted, best.stems)

@@ -1,13 +1,16 @@
 """The offline judge's learned combination of alignment signals (numpy only, no training).
 
-The rules of ``judges/offline.py`` name one deciding signal per claim, but on real answers no
+The rules of ``judges/offline/judge.py`` name one deciding signal per claim, but on real answers no
 single signal separates hallucinated from faithful claims well; a logistic regression over
 all of them (and over the answer they sit in) ranks claims far better. Its weights are data
 (``data/calibration/offline_v2.json``, written by ``halgate calibrate``), one model per task
 type, so a summary is not judged with the habits of a QA answer.
 
-Feature definitions live here only: training (calibration.py) and inference call the same
-``claim_matrix``, so the two cannot drift apart.
+Feature definitions live here only: training (evaluation/calibrate.py) and inference call the
+same ``claim_matrix``, so the two cannot drift apart. The caps and windows inside them (at
+most 3 unmatched numbers, the first 400 characters for a refusal) are part of what a feature
+means, so they stay with its definition; the numbers that decide (each task's threshold and
+the decision score) are calibration data.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -144,45 +146,30 @@ def platt(score: float, coef: tuple[float, float]) -> float:
     return 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))
 
 
-def centre(score: float, threshold: float) -> float:
-    """Map a score monotonically so the decision threshold lands on 0.5."""
+def centre(score: float, threshold: float, at: float) -> float:
+    """Map a score in [0, 1] monotonically so the decision threshold lands on `at`."""
     if score < threshold:
-        return 0.5 * score / threshold
-    return 0.5 + 0.5 * (score - threshold) / (1 - threshold)
+        return at * score / threshold
+    return at + (1 - at) * (score - threshold) / (1 - threshold)
 
 
 @dataclass(frozen=True)
 class TaskModel:
-    """A standardised logistic regression over claims, its answer aggregate and threshold."""
+    """A standardised logistic regression over claims, its answer aggregate and threshold
+    (built from the calibration file by calibration_file.load_models; arrays in the order
+    of FEATURES)."""
 
     mean: np.ndarray
     scale: np.ndarray
     weights: np.ndarray
     bias: float
-    how: str = "max"
-    threshold: float = 0.5
+    how: str
+    threshold: float
     #: Platt scaling (slope, intercept on the logit) of the answer aggregate: makes the
     #: scores of different tasks comparable probabilities. (1, 0) leaves them as they are.
-    platt: tuple[float, float] = (1.0, 0.0)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TaskModel:
-        """Read one task's model; features are matched by name, so order may change."""
-        names = data["features"]
-        if sorted(names) != sorted(FEATURES):
-            raise ValueError(f"model features {names} do not match this halgate's {FEATURES}")
-        pos = [names.index(f) for f in FEATURES]
-        arr = {k: np.asarray(data[k], dtype=float)[pos] for k in ("mean", "scale", "weights")}
-        slope, intercept = data.get("platt", (1.0, 0.0))
-        return cls(
-            arr["mean"],
-            arr["scale"],
-            arr["weights"],
-            float(data["bias"]),
-            data.get("aggregate", "max"),
-            float(data.get("threshold", 0.5)),
-            (float(slope), float(intercept)),
-        )
+    platt: tuple[float, float]
+    #: The claim score from which a claim counts as hallucinated (the threshold lands here).
+    decision_score: float
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """Hallucination probability of each claim (row of `x`)."""
@@ -190,21 +177,16 @@ class TaskModel:
         return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
     def claim_scores(self, x: np.ndarray) -> np.ndarray:
-        """Claim scores whose maximum is the answer's centred score (decision at 0.5), in
-        the order of the claims' probabilities, so the likeliest claim carries the verdict."""
+        """Claim scores whose maximum is the answer's centred score (decision at
+        ``decision_score``), in the order of the claims' probabilities, so the likeliest
+        claim carries the verdict."""
         p = self.predict(x)
         if len(p) == 0:
             return p
         top = float(np.max(p))
-        answer = centre(platt(aggregate(p, self.how), self.platt), self.threshold)
+        score = platt(aggregate(p, self.how), self.platt)
+        answer = centre(score, self.threshold, self.decision_score)
         return p * (answer / top) if top > 0 else p
-
-
-def load_models(section: dict[str, Any] | None) -> dict[str, TaskModel]:
-    """Task name -> model from a calibration file's "model" section (empty when absent)."""
-    if not section:
-        return {}
-    return {task: TaskModel.from_json(m) for task, m in section["tasks"].items()}
 
 
 def model_for(models: dict[str, TaskModel], labels: Sequence[str]) -> TaskModel | None:

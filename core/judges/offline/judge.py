@@ -3,19 +3,18 @@
 For every answer: extract claims, retrieve evidence sentences, compute alignment signals
 (alignment.py), then decide verdict and type by explicit rules in a fixed order, so the
 rationale can name the one signal that decided. Thresholds and score weights come from
-``data/calibration/offline_v2.json``, never from constants here; its learned model
-(claim_model.py) then rescores every claim.
+``data/calibration/offline_v2.json`` (typed and checked in calibration_file.py), never from
+constants here; its learned model (claim_model.py) then rescores every claim.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...evidence.index import EvidenceIndex, evidence_index
+from ...evidence.index import EvidenceIndex, Passage, evidence_index
 from ...evidence.locate import locate_quote
 from ...inputs.policy import SeverityRules
 from ...models import (
@@ -34,12 +33,12 @@ from ...text.claims import extract_claims
 from ..protocol import JudgeResult, JudgeTask, ProgressCallback
 from ..registry import register_judge
 from .alignment import align
+from .calibration_file import Calibration, load_calibration_file, load_models
 from .claim_model import (
     answer_context,
     answer_novelty,
     claim_matrix,
     is_refusal,
-    load_models,
     model_for,
 )
 from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
@@ -52,12 +51,12 @@ T = HallucinationType
 DEFAULT_CALIBRATION = "offline_v2.json"
 
 
-def load_calibration(path: Path | str | None = None) -> dict[str, Any]:
-    """The judge's thresholds and weights (the shipped offline_v2.json by default)."""
-    file = Path(path) if path else data_path("calibration", DEFAULT_CALIBRATION)
-    if not path and not file.exists():  # a fresh checkout before the first calibration
-        file = data_path("calibration", "offline_v1.json")
-    return json.loads(file.read_text(encoding="utf-8"))
+def load_calibration(path: Path | str | None = None) -> Calibration:
+    """The judge's thresholds, weights and model (the shipped offline_v2.json by default),
+    checked: a bad file raises CalibrationError naming the file and field."""
+    return load_calibration_file(
+        Path(path) if path else data_path("calibration", DEFAULT_CALIBRATION)
+    )
 
 
 @dataclass(frozen=True)
@@ -109,17 +108,17 @@ class OfflineJudge:
     ):
         self.cal = load_calibration(calibration)
         # Calibration trains on the rule verdicts alone, so it switches the model off.
-        self.models = load_models(self.cal.get("model")) if use_model else {}
+        self.models = load_models(self.cal) if use_model else {}
         self.rules = SeverityRules.model_validate(
             severity_rules.model_dump()
             if isinstance(severity_rules, SeverityRules)
             else severity_rules or {}
         )
-        self.th = self.cal["thresholds"]
+        self.th = self.cal.thresholds
         self.spec = JudgeSpec(
             name="offline",
             model=None,
-            prompt_version=self.cal.get("version", "offline-v1"),
+            prompt_version=self.cal.version,
             options={
                 "calibration": str(calibration) if calibration else DEFAULT_CALIBRATION,
                 "use_model": bool(self.models),
@@ -149,8 +148,7 @@ class OfflineJudge:
         A claim's verdict depends only on its text and the case, so a sentence that
         several systems share (the common case in a regression run) is judged once.
         """
-        retrieval = self.cal["retrieval"]
-        index = evidence_index(task.documents, bm25_weight=retrieval["bm25_weight"])
+        index = evidence_index(task.documents, bm25_weight=self.cal.retrieval.bm25_weight)
         docs = {d.doc_id: d for d in task.documents}
         question = question_features(task.case.question)
         result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
@@ -171,12 +169,12 @@ class OfflineJudge:
         """Rule verdicts rescored by the task's learned model (unchanged without one)."""
         case = task.case
         model = model_for(self.models, [case.domain or "", *case.tags])
-        if model is None or not claims:
+        if model is None or not claims or self.cal.model is None:
             return claims
         ctx = answer_context(claims, answer_novelty(answer, index.vocabulary), is_refusal(answer))
         probs = model.claim_scores(claim_matrix(claims, ctx))
-        hard = self.cal["model"].get("hard_signals", [])
-        return rescore_claims(claims, probs, case, self.rules, hard)
+        cut, hard = self.cal.score.decision_score, self.cal.model.hard_signals
+        return rescore_claims(claims, probs, case, self.rules, cut, hard)
 
     def _judge_text(
         self,
@@ -187,22 +185,13 @@ class OfflineJudge:
         question: QuestionFeatures,
     ) -> _Judged:
         features = claim_features(text)
-        r = self.cal["retrieval"]
-        al = align(
-            features,
-            index,
-            question,
-            r["top_k"],
-            r["multi_hop_passages"],
-            self.th["multi_hop_discount"],
-            self.th["citation_margin"],
-        )
+        al = align(features, index, question, self.cal.retrieval, self.th)
         decision = self.decide(features, al)
         return _Judged(
             decision,
             assign_severity(decision.verdict, decision.type, text, task.case, self.rules),
             tuple(self._citations(decision, al, docs)),
-            rule_score(self.cal["score"], decision.verdict, al, features),
+            rule_score(self.cal.score, decision.verdict, al, features),
             claim_signals(al, features),
         )
 
@@ -210,8 +199,8 @@ class OfflineJudge:
         """The rules, strongest signal first; the first that fires decides."""
         th, cov = self.th, al.support_coverage
         at = f" ({al.best.doc_id})" if al.best else ""
-        contra = al.coverage >= th["contradiction_coverage"]
-        off_topic = al.doc_coverage < th["out_of_scope_doc_coverage"] and not al.question_coverage
+        contra = al.coverage >= th.contradiction_coverage
+        off_topic = al.doc_coverage < th.out_of_scope_doc_coverage and not al.question_coverage
         numbers = ", ".join(al.numbers_unmatched)
         if off_topic and not c.quantities:
             return ClaimDecision(
@@ -219,20 +208,20 @@ class OfflineJudge:
                 None,
                 "Out of scope: the claim shares almost nothing with the sources or the question.",
             )
-        if al.citation_mismatch and cov >= th["partial_coverage"]:
+        if al.citation_mismatch and cov >= th.partial_coverage:
             return ClaimDecision(
-                V(self.cal["verdicts"]["citation_error"]),
+                self.cal.verdicts.citation_error,
                 T.CITATION_ERROR,
                 f"Misattributed: the claim names {al.attributed_doc}, but the "
                 f"evidence is in{at or ' another document'}.",
             )
-        if al.record_conflicts and cov >= th["partial_coverage"]:
+        if al.record_conflicts and cov >= th.partial_coverage:
             return ClaimDecision(
                 V.CONTRADICTED,
                 T.DISTORTION,
                 f"Contradicted: the record gives {al.record_conflicts[0].field}.",
             )
-        if al.negation_mismatch and cov >= th["contradiction_coverage"]:
+        if al.negation_mismatch and cov >= th.contradiction_coverage:
             return ClaimDecision(
                 V.CONTRADICTED,
                 T.DISTORTION,
@@ -257,27 +246,27 @@ class OfflineJudge:
                 T.FABRICATION,
                 f"Unsupported: the record leaves {al.null_fields[0]} empty (null).",
             )
-        if al.names_missing and cov < 1.0:
+        if al.names_missing and cov < th.missing_name_coverage:
             names = ", ".join(al.names_missing)
             return ClaimDecision(
                 V.UNSUPPORTED,
                 T.FABRICATION,
                 f"Unsupported: {names} is named in no source document.",
             )
-        if cov >= th["partial_coverage"] and al.hedge_mismatch and al.best:
+        if cov >= th.partial_coverage and al.hedge_mismatch and al.best:
             return ClaimDecision(
-                V(self.cal["verdicts"]["omission_as_fact"]),
+                self.cal.verdicts.omission_as_fact,
                 T.OMISSION_AS_FACT,
                 f"Asserted as fact: the source{at} only hedges it "
                 f"({', '.join(al.best.hedges[:2])}).",
             )
-        if cov >= th["support_coverage"]:
+        if cov >= th.support_coverage:
             return ClaimDecision(
                 V.SUPPORTED,
                 None,
                 f"Supported: {cov:.0%} of the claim's content words are in the evidence{at}.",
             )
-        if cov >= th["partial_coverage"]:
+        if cov >= th.partial_coverage:
             missing = ", ".join(al.missing_stems[:4])
             return ClaimDecision(
                 V.PARTIALLY_SUPPORTED,
@@ -299,15 +288,16 @@ class OfflineJudge:
         """Verified citations of the deciding evidence (none for fabrications)."""
         if d.type in (T.FABRICATION, None) and d.verdict != V.SUPPORTED:
             return []
+        passages: list[Passage]
         if d.verdict == V.CONTRADICTED and al.record_conflicts:
             passages = [c.passage for c in al.record_conflicts]
         elif al.number_conflict:
             passages = [al.number_conflict]
         else:
-            passages = al.support or [al.best]
+            passages = al.support or ([al.best] if al.best is not None else [])
         cites = []
         for p in passages:
-            if p is not None and p.doc_id in docs:
+            if p.doc_id in docs:
                 doc = docs[p.doc_id]
                 cites.append(locate_quote(doc, doc.text[p.start : p.end]))
         return cites

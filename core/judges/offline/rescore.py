@@ -2,14 +2,14 @@
 
 The rules say *why* a claim looks wrong; the learned model (claim_model.py) says *how
 likely* it is wrong, measured on human labels. The score decides (so verdict and score never
-disagree: hallucinated iff score >= 0.5), the rules keep naming the reason. A few rule
-signals are precise enough to stand on their own ("hard" signals in the calibration file):
-their verdict stands even when the model doubts it.
+disagree: hallucinated iff score >= the calibration's ``score.decision_score``), the rules
+keep naming the reason. A few rule signals are precise enough to stand on their own ("hard"
+signals in the calibration file): their verdict stands even when the model doubts it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ...inputs.policy import SeverityRules
 from ...models import Case, ClaimJudgement, HallucinationType, Verdict
@@ -19,20 +19,24 @@ from ...scoring.severity import assign_severity
 
 def rescore_claims(
     claims: Sequence[ClaimJudgement],
-    probs: Sequence[float],
+    probs: Iterable[float],
     case: Case,
     rules: SeverityRules,
+    decision_score: float,
     hard_signals: Sequence[str] = (),
 ) -> list[ClaimJudgement]:
-    """Claims with the learned score, verdicts moved to the score's side of 0.5."""
+    """Claims with the learned score, verdicts moved to the score's side of
+    `decision_score` (hallucinated at or above it)."""
     out = []
     for c, p in zip(claims, probs, strict=True):
         p = float(p)
         bad = c.verdict in HALLUCINATED
         hard = bad and any(c.signals.get(s) for s in hard_signals)
         if hard:
-            out.append(_with(c, max(p, 0.5), c.verdict, c.hallucination_type, c.rationale))
-        elif p >= 0.5 and not bad:
+            out.append(
+                _with(c, max(p, decision_score), c.verdict, c.hallucination_type, c.rationale)
+            )
+        elif p >= decision_score and not bad:
             kind = (
                 HallucinationType.DISTORTION
                 if c.verdict == Verdict.PARTIALLY_SUPPORTED
@@ -40,7 +44,7 @@ def rescore_claims(
             )
             why = f"Unsupported (learned score {p:.2f}); the rules said: {c.rationale}"
             out.append(_with(c, p, Verdict.UNSUPPORTED, kind, why, case, rules))
-        elif p < 0.5 and bad:
+        elif p < decision_score and bad:
             why = f"Probably supported (learned score {p:.2f}); the rules said: {c.rationale}"
             out.append(
                 _with(

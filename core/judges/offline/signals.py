@@ -1,6 +1,6 @@
 """What the offline judge stores with each claim: its signals and its rule score.
 
-Kept apart from the rules (offline.py) because both the rules' score and the learned model
+Kept apart from the rules (judge.py) because both the rules' score and the learned model
 (claim_model.py) read these numbers: one definition, stored with the claim for review and
 calibration.
 """
@@ -8,29 +8,35 @@ calibration.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...models import Verdict as V
 from ...text.lexicon import DISCOURSE_STEMS
 from .features import Alignment, ClaimFeatures
 
+if TYPE_CHECKING:
+    from .calibration_file import Score
 
-def rule_score(cal_score: dict[str, Any], verdict: V, al: Alignment, c: ClaimFeatures) -> float:
+
+def rule_score(score: Score, verdict: V, al: Alignment, c: ClaimFeatures) -> float:
     """Hallucination probability-like score, ordered for AUROC and kept on the verdict's
-    side of 0.5 so score and verdict never disagree."""
-    w = cal_score["weights"]
-    z = cal_score["bias"] + w["uncovered"] * (1 - al.support_coverage)
-    z += w["number_unmatched"] * _share(len(al.numbers_unmatched), len(c.quantities))
-    z += w["number_conflict"] * bool(al.number_conflict)
-    z += w["name_missing"] * _share(len(al.names_missing), len(c.names))
-    z += w["negation_mismatch"] * al.negation_mismatch
-    z += w["hedge_mismatch"] * al.hedge_mismatch
-    z += w["citation_mismatch"] * al.citation_mismatch
-    z += w.get("record_conflict", 0.0) * bool(al.record_conflicts)
+    side of the decision (the bounds in the calibration's ``score`` section), so score and
+    verdict never disagree."""
+    w = score.weights
+    z = score.bias + w.uncovered * (1 - al.support_coverage)
+    z += w.number_unmatched * _share(len(al.numbers_unmatched), len(c.quantities))
+    z += w.number_conflict * bool(al.number_conflict)
+    z += w.name_missing * _share(len(al.names_missing), len(c.names))
+    z += w.negation_mismatch * al.negation_mismatch
+    z += w.hedge_mismatch * al.hedge_mismatch
+    z += w.citation_mismatch * al.citation_mismatch
+    z += w.record_conflict * bool(al.record_conflicts)
     p = 1 / (1 + math.exp(-z))
     if verdict in (V.SUPPORTED, V.PARTIALLY_SUPPORTED, V.OUT_OF_SCOPE):
-        return round(min(p, 0.49 if verdict == V.SUPPORTED else 0.5), 6)
-    return round(max(p, 0.51), 6)
+        return round(
+            min(p, score.supported_max if verdict == V.SUPPORTED else score.undecided_max), 6
+        )
+    return round(max(p, score.hallucinated_min), 6)
 
 
 def informative_uncovered(al: Alignment, c: ClaimFeatures) -> float:
