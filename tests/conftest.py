@@ -283,8 +283,10 @@ def load_fake_openai():
 
     name = "halgate_tests_fake_openai"
     if name not in sys.modules:
-        path = Path(__file__).parent / "fake_openai.py"
-        spec = importlib.util.spec_from_file_location(name, path)
+        folder = Path(__file__).parent / "fake_openai"
+        spec = importlib.util.spec_from_file_location(
+            name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)

@@ -36,7 +36,7 @@ def test_no_folder_holds_more_than_15_modules():
         if p.name != "__init__.py":
             by_folder[p.parent].append(p.name)
     crowded = {str(k.relative_to(REPO)): len(v) for k, v in by_folder.items()}
-    crowded = {k: n for k, n in crowded.items() if n > MAX_MODULES_PER_FOLDER and k != "tests"}
+    crowded = {k: n for k, n in crowded.items() if n > MAX_MODULES_PER_FOLDER}
     assert crowded == {}
 
 

@@ -26,7 +26,7 @@ from halgate.judges.registry import create_judge  # noqa: E402
 from halgate.run.engine import run_suite  # noqa: E402
 from synthetic import write_suite  # noqa: E402
 
-FAKE = Path(__file__).resolve().parents[1] / "fake_openai.py"
+REPO = Path(__file__).resolve().parents[2]
 LATENCY = 0.2
 
 
@@ -130,8 +130,9 @@ def main(n_cases: int = 1000, concurrency: int = 16) -> list[dict]:
     port = free_port()
     url = f"http://127.0.0.1:{port}/v1"
     fake = subprocess.Popen(
-        [sys.executable, str(FAKE), "--port", str(port), "--latency", str(LATENCY)],
+        [sys.executable, "-m", "tests.fake_openai", "--port", str(port), "--latency", str(LATENCY)],
         stdout=subprocess.DEVNULL,
+        cwd=REPO,  # `-m tests.fake_openai` resolves from the repository root
     )
     results = []
     try:

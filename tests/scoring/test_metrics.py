@@ -13,7 +13,7 @@ from halgate.scoring.metrics import (
     system_rates,
 )
 
-from .conftest import claim
+from ..conftest import claim
 
 S, P, U, C, OOS = (
     Verdict.SUPPORTED,

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from halgate.judges.llm.cache import JudgeCache, cache_key
 
-from .conftest import write_jsonl
+from ..conftest import write_jsonl
 
 N_CASES = 12
 

@@ -15,7 +15,7 @@ from halgate.judges.registry import create_judge
 from halgate.models import Document
 from halgate.run.engine import run_suite
 
-from .conftest import TINY_CASES, write_jsonl
+from ..conftest import TINY_CASES, write_jsonl
 
 KEY = "sk-halgate-test-SECRET-0123456789abcdef"
 Q1 = TINY_CASES[0]["question"]

@@ -9,7 +9,7 @@ from halgate.evaluation.suite_labels import load_labels
 from halgate.inputs.suite import load_suite
 from halgate.models import HallucinationType, Severity
 
-from .conftest import EXAMPLE_SUITE
+from ..conftest import EXAMPLE_SUITE
 
 
 def test_example_suite_loads_with_labels_matching_answers():

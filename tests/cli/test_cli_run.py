@@ -15,7 +15,7 @@ from halgate.reports.schemas import load_schema
 from halgate.reports.summary import summary_text
 from halgate.run.engine import run_suite
 
-from .conftest import EXAMPLE_SUITE
+from ..conftest import EXAMPLE_SUITE
 
 
 def halgate(*args: str) -> subprocess.CompletedProcess:

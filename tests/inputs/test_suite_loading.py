@@ -10,7 +10,7 @@ import pytest
 from halgate.errors import SuiteError
 from halgate.inputs.suite import load_suite
 
-from .conftest import write_jsonl
+from ..conftest import write_jsonl
 
 
 def test_tiny_suite_loads(tiny_suite):

@@ -19,7 +19,7 @@ from halgate.run.pairwise import pairwise_from_results
 from halgate.scoring.pairwise_gate import review_id
 from halgate.scoring.rescore import rescore
 
-from .conftest import TINY_CASES
+from ..conftest import TINY_CASES
 
 KEY = "sk-pairwise-test-key-000000000000"
 Q1 = TINY_CASES[0]["question"]

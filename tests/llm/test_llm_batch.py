@@ -17,7 +17,7 @@ from halgate.reports.schemas import load_schema
 from halgate.run.engine import run_suite
 from typer.testing import CliRunner
 
-from .conftest import TINY_CASES, TINY_DOCS, load_fake_openai, write_jsonl
+from ..conftest import TINY_CASES, TINY_DOCS, load_fake_openai, write_jsonl
 from .test_llm_resume import make_suite
 
 KEY = "sk-halgate-batch-0123456789abcdef"

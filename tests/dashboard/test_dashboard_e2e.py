@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from halgate.store import Store
 
-from .conftest import EXAMPLE_SUITE, REPO, judged_run_db
+from ..conftest import EXAMPLE_SUITE, REPO, judged_run_db
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "tests" / "artifacts"

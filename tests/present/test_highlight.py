@@ -17,7 +17,7 @@ from halgate.present.highlight import (
     scroll_script,
 )
 
-from .conftest import claim
+from ..conftest import claim
 
 PAYLOADS = [
     "<script>alert(1)</script>",

@@ -9,7 +9,7 @@ from halgate.errors import NotFoundError, PermissionDeniedError, StoreError, Usa
 from halgate.models import GateStatus, HallucinationType, Severity, Verdict
 from halgate.store import SCHEMA_VERSION, SignOffDecision, Store
 
-from .conftest import build_report
+from ..conftest import build_report
 
 GOOD_ANSWERS = [
     "The maximum daily dose is 100 mg.",

@@ -6,7 +6,7 @@ import os
 
 from halgate.reports.summary import pct, signed_pct, summary_text
 
-from .conftest import REPO, build_report
+from ..conftest import REPO, build_report
 
 SNAP = REPO / "tests" / "snapshots" / "summary.txt"
 

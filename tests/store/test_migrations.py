@@ -10,7 +10,7 @@ from halgate.errors import StoreError
 from halgate.models import GateStatus
 from halgate.store import SCHEMA_VERSION, Store
 
-from .conftest import build_report
+from ..conftest import build_report
 
 # Schema version 1 exactly as halgate 0.1 created it; frozen here on purpose.
 V1_SCHEMA = """

@@ -9,7 +9,7 @@ from halgate.scoring.compare import compare_systems
 from halgate.scoring.gate import decide, review_queue
 from halgate.scoring.metrics import answer_metrics, system_rates
 
-from .conftest import claim
+from ..conftest import claim
 
 CASES = [Case(case_id=f"c{i}", question="q", doc_ids=["d"], tags=["lookup"]) for i in range(4)]
 

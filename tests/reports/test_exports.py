@@ -15,7 +15,7 @@ from halgate.reports.markdown import md_text
 from halgate.reports.render import FORMATS, render
 from halgate.store import Store
 
-from .conftest import build_report
+from ..conftest import build_report
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SCRIPT = "<script>alert('x')</script>"

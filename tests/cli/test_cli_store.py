@@ -12,7 +12,7 @@ from halgate.store import Store
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from .conftest import EXAMPLE_SUITE, build_report
+from ..conftest import EXAMPLE_SUITE, build_report
 
 runner = CliRunner()
 RUN = "20260101T000000Z-aaaaaa"

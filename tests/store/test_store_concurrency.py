@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from halgate.store import Store
 
-from .conftest import build_report
+from ..conftest import build_report
 
 PROCESSES = 20
 PER_PROCESS = 100

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer.main
 from halgate.cli.app import app
 
-from .conftest import REPO
+from ..conftest import REPO
 
 
 def commands() -> dict:

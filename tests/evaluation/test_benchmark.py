@@ -17,7 +17,7 @@ from halgate.evaluation.benchmark import (
 )
 from halgate.models import Document
 
-from .conftest import SHARED_BENCHMARKS
+from ..conftest import SHARED_BENCHMARKS
 
 
 @pytest.mark.parametrize(

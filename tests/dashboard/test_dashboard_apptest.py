@@ -16,7 +16,7 @@ from halgate.dashboard import actions
 from halgate.store import Store
 from streamlit.testing.v1 import AppTest
 
-from .conftest import REPO, build_report
+from ..conftest import REPO, build_report
 
 APP = REPO / "dashboard" / "app.py"
 ANSWER = '<div class="hg-text hg-answer"'
