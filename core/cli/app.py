@@ -47,17 +47,6 @@ def fail(exc: HalgateError) -> typer.Exit:
 SuiteArg = Annotated[Path, typer.Argument(help="Suite folder (cases.jsonl, documents, answers/).")]
 
 
-JudgeOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--judge",
-        "-j",
-        help="Judge to use: offline (no network) or llm (OpenAI-compatible endpoint). Default: llm "
-        "when OPENAI_API_KEY / OPENAI_BASE_URL or the config file set an endpoint, else offline.",
-    ),
-]
-
-
 def _print_version(value: bool) -> None:
     if value:
         out.print(f"halgate {package_version('halgate')}", markup=False)

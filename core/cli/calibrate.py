@@ -17,7 +17,7 @@ from ..errors import HalgateError, UsageError
 from .app import app, fail, out
 
 
-@app.command("calibrate")
+@app.command("calibrate", short_help="Fit the offline judge's claim model to labels.")
 def calibrate_command(
     benchmark: Annotated[
         list[Path], typer.Option(help="Benchmark JSONL with labels (repeat to pool several).")

@@ -39,7 +39,7 @@ def streamlit_command(app_file: Path, port: int, address: str) -> list[str]:
     return cmd
 
 
-@app.command()
+@app.command(short_help="Serve the review dashboard on a database.")
 def dashboard(
     db: Annotated[
         Path,

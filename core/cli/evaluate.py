@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ..judges.protocol import Judge
 
 
-@app.command("eval-judge")
+@app.command("eval-judge", short_help="Score a judge against labels (suite or benchmark).")
 def eval_judge(
     suite: Annotated[Path | None, typer.Argument(help="Suite folder with labels.jsonl.")] = None,
     benchmark: Annotated[

@@ -9,7 +9,7 @@ import typer
 
 from ..errors import HalgateError
 from ..models import Mode
-from .app import JudgeOpt, SuiteArg, app, fail, out
+from .app import SuiteArg, app, fail, out
 from .llm_options import (
     ApiKeyOpt,
     BaseUrlOpt,
@@ -20,8 +20,18 @@ from .llm_options import (
     ModelOpt,
 )
 
+JudgeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--judge",
+        "-j",
+        help="Judge to use: offline (no network) or llm (OpenAI-compatible endpoint). Default: llm "
+        "when OPENAI_API_KEY / OPENAI_BASE_URL or the config file set an endpoint, else offline.",
+    ),
+]
 
-@app.command()
+
+@app.command(short_help="Evaluate a suite, save it, exit with the gate's code.")
 def run(
     suite: SuiteArg,
     mode: Annotated[
@@ -51,9 +61,13 @@ def run(
     judge: JudgeOpt = None,
     out_path: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write the JSON report here (schema-validated)."),
+        typer.Option(
+            "--out", "-o", help="Also write the JSON report to this file (schema-validated)."
+        ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Do not show the judging progress bar.")
+    ] = False,
     db: Annotated[
         Path,
         typer.Option(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -21,27 +21,25 @@ from ..store import Store
 from .app import app, fail, out
 
 DEFAULT_DB = "halgate.db"
-DbOpt = Annotated[
-    Path,
-    typer.Option(
+
+
+def _db(purpose: str) -> Any:
+    """The --db option, its help saying what this command reads or writes there."""
+    return typer.Option(
         "--db",
         envvar="HALGATE_DB",
-        help="Review database file (SQLite). Default: $HALGATE_DB, else ./halgate.db.",
-    ),
-]
-RunArg = Annotated[str, typer.Argument(help="Run id, or a unique prefix of one (see `runs`).")]
-ReviewerOpt = Annotated[
-    str,
-    typer.Option(
-        "--reviewer",
-        "-r",
-        envvar="HALGATE_REVIEWER",
-        help="Who decides (recorded with the entry). For signoff it must be a release manager: "
-        "one of $HALGATE_RELEASE_MANAGERS (comma-separated) when that is set, which replaces "
-        "the policy's list; otherwise one of the run policy's release_managers.",
-    ),
-]
-CommentOpt = Annotated[str, typer.Option("--comment", "-m", help="Why (required).")]
+        help=f"Review database (SQLite) {purpose}. Default: $HALGATE_DB, else ./halgate.db.",
+    )
+
+
+def _run_arg(purpose: str) -> Any:
+    return typer.Argument(help=f"Run {purpose}: its id, or a unique prefix (see `halgate runs`).")
+
+
+_MANAGERS = (
+    "one of $HALGATE_RELEASE_MANAGERS (comma-separated) when that is set, which replaces the "
+    "run policy's release_managers; otherwise one of the policy's list"
+)
 
 
 class Format(StrEnum):
@@ -75,10 +73,12 @@ def store_at(db: Path, create: bool = False) -> Iterator[Store]:
         raise fail(StoreError(f"{db}: database error: {exc}")) from None
 
 
-@app.command("runs")
+@app.command("runs", short_help="List stored runs with status and review progress.")
 def list_runs(
-    db: DbOpt = Path(DEFAULT_DB),
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
+    db: Annotated[Path, _db("whose runs to list")] = Path(DEFAULT_DB),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per run instead of a table.")
+    ] = False,
 ) -> None:
     """List stored runs, newest first, with effective status and review progress."""
     from ..reports.review_text import runs_table
@@ -91,8 +91,11 @@ def list_runs(
         out.print(runs_table(rows), markup=False, end="")
 
 
-@app.command()
-def show(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
+@app.command(short_help="Summary of a run from effective verdicts.")
+def show(
+    run_id: Annotated[str, _run_arg("to summarise")],
+    db: Annotated[Path, _db("holding the run")] = Path(DEFAULT_DB),
+) -> None:
     """Summary of a run from effective verdicts, its overrides, judge agreement and sign-offs."""
     from ..reports.review_text import agreement_lines, override_line, signoff_lines
     from ..reports.summary import summary_text
@@ -111,11 +114,13 @@ def show(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
     out.print("\n" + agreement_lines(run.agreement) + signoff_lines(signed), markup=False, end="")
 
 
-@app.command()
+@app.command(short_help="The review queue of a run, most severe first.")
 def review(
-    run_id: RunArg,
-    db: DbOpt = Path(DEFAULT_DB),
-    pending: Annotated[bool, typer.Option("--pending", help="Only unreviewed claims.")] = False,
+    run_id: Annotated[str, _run_arg("whose review queue to list")],
+    db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
+    pending: Annotated[
+        bool, typer.Option("--pending", help="List only the claims no reviewer has decided yet.")
+    ] = False,
 ) -> None:
     """The review queue: severe claims of the gated system with evidence and review state."""
     from ..reports.review_text import review_lines
@@ -125,12 +130,25 @@ def review(
     out.print(review_lines(items, pending_only=pending), markup=False, end="")
 
 
-@app.command()
+@app.command(short_help="Correct or confirm one claim.")
 def override(
-    run_id: RunArg,
-    claim_id: Annotated[str, typer.Argument(help="Claim id, e.g. q1/candidate/0.")],
-    comment: CommentOpt,
-    reviewer: ReviewerOpt,
+    run_id: Annotated[str, _run_arg("the claim belongs to")],
+    claim_id: Annotated[
+        str, typer.Argument(help="Claim to correct or confirm, e.g. q1/candidate/0.")
+    ],
+    comment: Annotated[
+        str,
+        typer.Option("--comment", "-m", help="Why you correct or confirm it (kept with it)."),
+    ],
+    reviewer: Annotated[
+        str,
+        typer.Option(
+            "--reviewer",
+            "-r",
+            envvar="HALGATE_REVIEWER",
+            help="Your name, recorded with the override (default: $HALGATE_REVIEWER).",
+        ),
+    ],
     verdict: Annotated[
         str | None,
         typer.Option(
@@ -149,7 +167,7 @@ def override(
     severity: Annotated[
         str | None, typer.Option(help="New severity: LOW, MEDIUM, HIGH or CRITICAL.")
     ] = None,
-    db: DbOpt = Path(DEFAULT_DB),
+    db: Annotated[Path, _db("the override is appended to")] = Path(DEFAULT_DB),
 ) -> None:
     """Correct or confirm one claim (no --verdict/--type/--severity = confirm); newest wins."""
     from ..reports.review_text import override_line
@@ -169,8 +187,11 @@ def override(
     out.print(f"gate now: {d.status.value} (exit code {d.exit_code})", markup=False)
 
 
-@app.command()
-def gate(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
+@app.command(short_help="Decide a stored run; exit with the gate's code.")
+def gate(
+    run_id: Annotated[str, _run_arg("to decide")],
+    db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
+) -> None:
     """Decide from effective verdicts; exit 0 pass, 1 fail, 2 harness, 3 review, 4 input."""
     from ..reports.review_text import decision_lines
 
@@ -187,13 +208,26 @@ def gate(run_id: RunArg, db: DbOpt = Path(DEFAULT_DB)) -> None:
     raise typer.Exit(d.exit_code)
 
 
-@app.command()
+@app.command(short_help="Approve or reject a run as a release manager.")
 def signoff(
-    run_id: RunArg,
-    decision: Annotated[SignOffChoice, typer.Option(help="approve or reject the release.")],
-    reviewer: ReviewerOpt,
-    comment: CommentOpt,
-    db: DbOpt = Path(DEFAULT_DB),
+    run_id: Annotated[str, _run_arg("to approve or reject")],
+    decision: Annotated[
+        SignOffChoice, typer.Option(help="approve or reject the release on this run.")
+    ],
+    reviewer: Annotated[
+        str,
+        typer.Option(
+            "--reviewer",
+            "-r",
+            envvar="HALGATE_REVIEWER",
+            help=f"Your name (default: $HALGATE_REVIEWER); it must be a release manager: "
+            f"{_MANAGERS}.",
+        ),
+    ],
+    comment: Annotated[
+        str, typer.Option("--comment", "-m", help="Why you approve or reject (kept with it).")
+    ],
+    db: Annotated[Path, _db("the sign-off is appended to")] = Path(DEFAULT_DB),
 ) -> None:
     """Approve or reject a run as a release manager.
 
@@ -209,9 +243,9 @@ def signoff(
     )
 
 
-@app.command()
+@app.command(short_help="Export a run: json, markdown, junit, csv or html.")
 def export(
-    run_id: RunArg,
+    run_id: Annotated[str, _run_arg("to export")],
     fmt: Annotated[
         Format,
         typer.Option(
@@ -222,9 +256,10 @@ def export(
         ),
     ] = Format.json,
     out_path: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write to this file (default: stdout).")
+        Path | None,
+        typer.Option("--out", "-o", help="Write the export to this file (default: stdout)."),
     ] = None,
-    db: DbOpt = Path(DEFAULT_DB),
+    db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
 ) -> None:
     """Export a run with overrides applied: json, markdown, junit, csv or html."""
     from ..reports.render import render
@@ -243,10 +278,12 @@ def export(
     out.print(f"wrote {fmt.value} to {out_path}", markup=False)
 
 
-@app.command()
+@app.command(short_help="The append-only audit log.")
 def audit(
-    run_id: Annotated[str | None, typer.Argument(help="Only this run (default: all).")] = None,
-    db: DbOpt = Path(DEFAULT_DB),
+    run_id: Annotated[
+        str | None, typer.Argument(help="Show only this run's entries (default: every run).")
+    ] = None,
+    db: Annotated[Path, _db("whose audit log to print")] = Path(DEFAULT_DB),
 ) -> None:
     """The append-only audit log: every saved run, override and sign-off with who and when."""
     with store_at(db) as store:
