@@ -4,6 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUITE  := data/examples/acme-helpdesk
 DB     := halgate-demo.db
+PORT   ?= 8501
+## The demo's release manager (the README's sign-off example signs as carol).
+DEMO_MANAGER ?= carol
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test install lint format-check typecheck imports check bench schemas clean
@@ -18,12 +21,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
-## Evaluate the bundled example suite with the offline judge, then serve the dashboard on it.
+## Evaluate the bundled example suite with the offline judge, then serve the dashboard on it
+## (`make demo PORT=8600` picks another port; the release manager carol may sign off in it).
 demo: $(STAMP)
 	@$(BIN)/halgate run $(SUITE) --db $(DB) --out demo-report.json; code=$$?; \
 	  echo "gate exit code $$code (non-zero is expected: the example candidate carries inserted hallucinations)"; \
 	  [ $$code -le 3 ]
-	$(BIN)/halgate dashboard --db $(DB)
+	HALGATE_RELEASE_MANAGERS=$(DEMO_MANAGER) $(BIN)/halgate dashboard --db $(DB) --port $(PORT)
 
 ## The whole test suite (benchmarks in tests/bench are run with `make bench`).
 test: $(STAMP)
