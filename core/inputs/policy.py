@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Annotated, Any
 
 from pydantic import Field, ValidationError
 
 from ..errors import PolicyError
-from ..models import Record, Severity
+from ..models import GateMeasure, Record, Severity
+
+Rate = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+"""A rate or rate change limit: finite, in [0, 1] (NaN, infinity, negative values refused)."""
 
 
 class SeverityRules(Record):
@@ -56,16 +60,31 @@ class SeverityRules(Record):
 class Policy(Record):
     """Knobs of the gate (DESIGN.md §4). Every field has a default; TOML overrides any."""
 
-    max_rate_increase: float = Field(
-        default=0.05, description="FAILED when candidate − baseline micro rate exceeds this."
+    gate_on: GateMeasure = Field(
+        default="answers",
+        description="The measure that gates: answers (share of answers with a hallucination) "
+        "or claims (hallucinated claims / all claims, pooled).",
     )
-    max_hallucination_rate: float | None = Field(
-        default=None, description="FAILED when the gated system's micro rate exceeds this."
+    max_rate_increase: Rate = Field(
+        default=0.05,
+        description="FAILED when candidate − baseline of the gated measure exceeds this.",
     )
-    max_fabrication_rate: float | None = Field(
+    max_hallucination_rate: Rate | None = Field(
+        default=None, description="FAILED when the gated system's gated measure exceeds this."
+    )
+    max_abstention_increase: Rate | None = Field(
+        default=0.05,
+        description="FAILED when candidate − baseline abstention rate exceeds this (empty, "
+        "refusal, nonsense or claimless answers).",
+    )
+    max_abstention_rate: Rate | None = Field(
+        default=None,
+        description="FAILED when the gated system's abstention rate exceeds this (any mode).",
+    )
+    max_fabrication_rate: Rate | None = Field(
         default=0.10, description="FAILED when the gated system's fabrication rate exceeds this."
     )
-    max_contradiction_rate: float | None = Field(
+    max_contradiction_rate: Rate | None = Field(
         default=0.05, description="FAILED when the gated system's contradiction rate exceeds this."
     )
     block_on_severity: Severity | None = Field(
@@ -75,11 +94,8 @@ class Policy(Record):
     count_out_of_scope: bool = Field(
         default=False, description="Count OUT_OF_SCOPE claims as hallucinations."
     )
-    partial_weight: float = Field(
-        default=0.5,
-        ge=0.0,
-        le=1.0,
-        description="Weight of PARTIALLY_SUPPORTED in consistency_score.",
+    partial_weight: Rate = Field(
+        default=0.5, description="Weight of PARTIALLY_SUPPORTED in consistency_score."
     )
     review_severities: list[Severity] = Field(
         default=[Severity.CRITICAL, Severity.HIGH],
@@ -95,8 +111,12 @@ class Policy(Record):
     release_managers: list[str] = Field(
         default_factory=list, description="Reviewer names allowed to sign off."
     )
-    bootstrap_resamples: int = Field(default=2000, ge=100, description="Paired bootstrap draws.")
-    seed: int = Field(default=20261129, description="Bootstrap seed: same input, same interval.")
+    bootstrap_resamples: int = Field(
+        default=2000, ge=100, le=100_000, description="Bootstrap draws, 100 to 100000."
+    )
+    seed: int = Field(
+        default=20261129, ge=0, description="Bootstrap seed (≥ 0): same input, same interval."
+    )
     severity_rules: SeverityRules = Field(default_factory=SeverityRules)
 
 
@@ -111,12 +131,28 @@ def load_policy(path: Path | str | None) -> Policy:
         raise PolicyError(f"{path}: policy file not found") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PolicyError(f"{path}: not valid TOML: {exc}") from None
-    data = data.get("policy", data)
+    if "policy" in data:
+        extra = sorted(k for k in data if k != "policy")
+        if extra or not isinstance(data["policy"], dict):
+            what = f"unknown key(s) {', '.join(extra)} beside [policy]" if extra else "not a table"
+            raise PolicyError(f"{path}: policy: {what}")
+        data = data["policy"]
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        msgs = [f"{path}: {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
-        raise PolicyError("\n".join(msgs)) from None
+        raise PolicyError("\n".join(policy_problems(exc, str(path)))) from None
+
+
+def policy_problems(exc: ValidationError, where: str) -> list[str]:
+    """One line per invalid policy value: ``where: key: message (got value)``."""
+    out = []
+    for e in exc.errors():
+        key = ".".join(map(str, e["loc"]))
+        msg = "unknown key" if e["type"] == "extra_forbidden" else e["msg"]
+        got: Any = e.get("input")
+        shown = "" if isinstance(got, dict) else f" (got {got!r})"
+        out.append(f"{where}: {key}: {msg}{shown}")
+    return out
 
 
 SUITE_POLICY_FILE = "policy.toml"

@@ -8,9 +8,12 @@ too. The JSON Schemas in ``data/schemas/`` are generated from these models
 from .claims import AnswerAnalysis, Citation, Claim, ClaimJudgement, VerdictCounts
 from .record import Record
 from .report import (
+    MEASURE_LABELS,
     ComparisonSummary,
     GateDecision,
+    GateMeasure,
     GateReason,
+    Interval,
     JudgeSpec,
     PairwiseJudgement,
     RateChange,
@@ -46,6 +49,7 @@ from .verdicts import (
 )
 
 __all__ = [
+    "MEASURE_LABELS",
     "AgreementCell",
     "Answer",
     "AnswerAnalysis",
@@ -60,11 +64,13 @@ __all__ = [
     "EXIT_CODES",
     "GATE_LABELS",
     "GateDecision",
+    "GateMeasure",
     "GateLabel",
     "GateReason",
     "GateStatus",
     "HallucinationType",
     "JudgeAgreement",
+    "Interval",
     "JudgeSpec",
     "Mode",
     "Override",

@@ -96,6 +96,12 @@ class AnswerAnalysis(Record):
     error_message: str | None = Field(
         default=None, description="Why the answer could not be analysed (empty, nonsense)."
     )
+    abstention: str | None = Field(
+        default=None,
+        description="Why the answer counts as an abstention (empty output, nonsense, refusal, "
+        "no checkable claim); null when it answered. Abstentions are counted on their own "
+        "(abstention_rate), never as clean or hallucinated answers.",
+    )
     harness_error: str | None = Field(
         default=None, description="The judge failed on this answer after retries."
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -11,25 +11,88 @@ from .record import Record
 from .suite import Case, Document
 from .verdicts import SCHEMA_VERSION, GateStatus, HallucinationType, Mode, Preference
 
+GateMeasure = Literal["answers", "claims"]
+"""Which hallucination rate gates: answers with a hallucination, or claims hallucinated."""
+
+MEASURE_LABELS: dict[str, str] = {
+    "answers": "answers with a hallucination",
+    "claims": "claims hallucinated",
+}
+
+
+class Interval(Record):
+    """A confidence interval of a rate (DESIGN.md §3)."""
+
+    low: float
+    high: float
+    confidence: float = 0.95
+    method: Literal["wilson", "bootstrap"] = Field(
+        description="wilson: Wilson score interval of a share of answers; bootstrap: percentile "
+        "interval from resampling answers (claims of one answer stay together)."
+    )
+
 
 class SystemRates(Record):
-    """Suite aggregates for one system, three ways (DESIGN.md §3)."""
+    """Suite aggregates for one system, three ways, and its abstentions (DESIGN.md §3)."""
 
     system: str
-    n_answers: int
-    n_claims: int
+    n_answers: int = Field(description="Answers judged (harness errors excluded).")
+    n_claims: int = Field(description="Claims of the answers that did not abstain.")
     counts: VerdictCounts
-    micro_rate: float | None = Field(description="Hallucinated claims / all claims, pooled.")
+    micro_rate: float | None = Field(
+        description="Claims hallucinated: hallucinated claims / all claims, pooled."
+    )
     macro_rate: float | None = Field(description="Mean of per-answer rates (answers with claims).")
-    answer_level_rate: float | None = Field(description="Share of answers with a hallucination.")
+    answer_level_rate: float | None = Field(
+        description="Answers with a hallucination: n_hallucinated_answers / n_rated_answers."
+    )
     fabrication_rate: float | None
     contradiction_rate: float | None
     severity_counts: dict[str, int] = Field(default_factory=dict)
     type_counts: dict[str, int] = Field(default_factory=dict)
+    n_rated_answers: int = Field(
+        default=0,
+        description="Answers in the answer-level rate: those that did not abstain, plus every "
+        "answer to a should-abstain case.",
+    )
+    n_hallucinated_answers: int = Field(
+        default=0,
+        description="Rated answers with at least one hallucinated claim, or with claims on a "
+        "should-abstain case.",
+    )
+    n_should_abstain_answered: int = Field(
+        default=0, description="Should-abstain cases answered with claims (counted hallucinated)."
+    )
+    answer_level_interval: Interval | None = Field(
+        default=None, description="95% Wilson interval of answer_level_rate."
+    )
+    micro_interval: Interval | None = Field(
+        default=None, description="95% bootstrap interval of micro_rate (resampling answers)."
+    )
+    n_abstained: int = Field(default=0, description="Abstentions on cases that expect an answer.")
+    n_expected_answers: int = Field(
+        default=0, description="Answers to cases that expect one (not tagged should-abstain)."
+    )
+    abstention_rate: float | None = Field(
+        default=None,
+        description="n_abstained / n_expected_answers: empty, refusal, nonsense or no claim.",
+    )
+    abstention_interval: Interval | None = Field(
+        default=None, description="95% Wilson interval of abstention_rate."
+    )
+    abstention_reasons: dict[str, int] = Field(
+        default_factory=dict, description="Abstentions on cases that expect an answer, by kind."
+    )
+
+    def gated_rate(self, measure: GateMeasure) -> tuple[float | None, Interval | None]:
+        """The rate and interval of one measure: answers with a hallucination or claims."""
+        if measure == "claims":
+            return self.micro_rate, self.micro_interval
+        return self.answer_level_rate, self.answer_level_interval
 
 
 class RateChange(Record):
-    """Candidate minus baseline micro rate (positive = worse) with a paired bootstrap CI."""
+    """Candidate minus baseline rate (positive = worse) with a paired bootstrap CI."""
 
     estimate: float | None
     ci_low: float | None
@@ -54,14 +117,34 @@ class ComparisonSummary(Record):
     baseline: str
     candidate: str
     rates: dict[str, SystemRates]
-    rate_change: RateChange
-    new_hallucination_types: list[HallucinationType]
+    rate_change: RateChange = Field(description="Change of the claims hallucinated (micro).")
+    new_hallucination_types: list[HallucinationType] = Field(
+        description="Types the candidate shows and the baseline never did (reported, not gated)."
+    )
     severity_shift: dict[str, Shift]
     type_shift: dict[str, Shift]
     tag_shift: dict[str, Shift]
     regression_detected: bool = Field(
-        description="Interval of rate_change above zero, or a new hallucination type."
+        description="The gated measure's change interval lies above zero, or a severity block "
+        "fires."
     )
+    answer_rate_change: RateChange | None = Field(
+        default=None, description="Change of the answers with a hallucination."
+    )
+    abstention_change: RateChange | None = Field(
+        default=None, description="Change of the abstention rate."
+    )
+    gated_measure: GateMeasure = Field(
+        default="claims",
+        description="The measure the gate uses: answers (answer_rate_change) or claims "
+        "(rate_change).",
+    )
+
+    def gated_change(self) -> RateChange:
+        """The change of the gated measure (rate_change when an old report lacks the other)."""
+        if self.gated_measure == "answers" and self.answer_rate_change is not None:
+            return self.answer_rate_change
+        return self.rate_change
 
 
 class GateReason(Record):

@@ -20,15 +20,18 @@ from .highlight import (
 )
 from .tables import (
     ClaimFilter,
+    changes_frame,
     claims_frame,
     filter_claims,
     judge_health_row,
+    rates_frame,
     trend_rows,
     verdict_transitions,
 )
 
 __all__ = [
     "ClaimFilter",
+    "changes_frame",
     "claims_frame",
     "css",
     "decision_banner",
@@ -38,6 +41,7 @@ __all__ = [
     "judge_health_chart",
     "judge_health_row",
     "legend",
+    "rates_frame",
     "rate_trend_chart",
     "safe_id",
     "scroll_script",

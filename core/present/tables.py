@@ -13,7 +13,15 @@ from typing import Any
 
 import pandas as pd
 
-from ..models import AnswerAnalysis, ClaimJudgement, RunReport, Verdict
+from ..models import (
+    MEASURE_LABELS,
+    AnswerAnalysis,
+    ClaimJudgement,
+    Interval,
+    RateChange,
+    RunReport,
+    Verdict,
+)
 
 CLAIM_COLUMNS = [
     "claim_id",
@@ -146,6 +154,59 @@ def verdict_transitions(report: RunReport) -> pd.DataFrame:
         b = answer_state(by_key.get((case.case_id, base)))
         c = answer_state(by_key.get((case.case_id, cand)))
         rows.append((case.case_id, b, c, b != c))
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _ci(lo: float | None, hi: float | None, signed: bool = False) -> str:
+    if lo is None or hi is None:
+        return "—"
+    f = "+.1%" if signed else ".1%"
+    return f"{lo:{f}} to {hi:{f}}"
+
+
+def _interval(i: Interval | None) -> str:
+    return "—" if i is None else _ci(i.low, i.high)
+
+
+def rates_frame(report: RunReport) -> pd.DataFrame:
+    """Both hallucination measures and abstentions per system, with their 95% intervals."""
+    rows = []
+    for name, r in report.rates.items():
+        rows.append(
+            {
+                "system": name,
+                "answers": r.n_answers,
+                MEASURE_LABELS["answers"]: r.answer_level_rate,
+                "95% CI (answers)": _interval(r.answer_level_interval),
+                MEASURE_LABELS["claims"]: r.micro_rate,
+                "95% CI (claims)": _interval(r.micro_interval),
+                "abstained": r.abstention_rate,
+                "95% CI (abstained)": _interval(r.abstention_interval),
+                "claims": r.n_claims,
+                "macro": r.macro_rate,
+                "fabrication rate": r.fabrication_rate,
+                "contradiction rate": r.contradiction_rate,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def changes_frame(report: RunReport) -> pd.DataFrame:
+    """Candidate − baseline per measure with its paired-bootstrap 95% interval (compare mode)."""
+    cmp = report.comparison
+    cols = ["measure", "change", "95% CI", "gated"]
+    if cmp is None:
+        return pd.DataFrame(columns=cols)
+    changes: list[tuple[str, str, RateChange | None]] = [
+        ("answers", MEASURE_LABELS["answers"], cmp.answer_rate_change),
+        ("claims", MEASURE_LABELS["claims"], cmp.rate_change),
+        ("abstentions", "abstentions", cmp.abstention_change),
+    ]
+    rows = [
+        (label, ch.estimate, _ci(ch.ci_low, ch.ci_high, signed=True), key == cmp.gated_measure)
+        for key, label, ch in changes
+        if ch is not None
+    ]
     return pd.DataFrame(rows, columns=cols)
 
 

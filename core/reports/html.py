@@ -11,7 +11,15 @@ from html import escape
 
 from ..models import SEVERITIES_DESC, AnswerAnalysis, ClaimJudgement, RunReport
 from .common import OverrideLike, latest_overrides, review_state, severe_claims
-from .summary import pct, signed_pct
+from .summary import (
+    MEASURE_TITLES,
+    ci_text,
+    gated_measure,
+    measure_changes,
+    measure_rows,
+    pct,
+    signed_pct,
+)
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;color:#222;padding:0 1rem}
@@ -134,40 +142,26 @@ def html_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -> st
             for r in d.reasons
         )
         + "</ul>",
-        "<h2>Rates</h2>"
-        + _table(
-            [
-                "system",
-                "answers",
-                "claims",
-                "micro",
-                "macro",
-                "answers w/",
-                "fabrication",
-                "contradiction",
-            ],
-            [
-                [
-                    r.system,
-                    r.n_answers,
-                    r.n_claims,
-                    pct(r.micro_rate),
-                    pct(r.macro_rate),
-                    pct(r.answer_level_rate),
-                    pct(r.fabrication_rate),
-                    pct(r.contradiction_rate),
-                ]
-                for r in report.rates.values()
-            ],
-        ),
+        "<h2>Rates</h2>" + _measures_table(report) + _other_rates_table(report),
     ]
     if report.comparison is not None:
         cmp, ch = report.comparison, report.comparison.rate_change
         body.append(
-            f"<p>Rate change {escape(cmp.candidate)} − {escape(cmp.baseline)}: "
-            f"<b>{signed_pct(ch.estimate)}</b> (95% CI {signed_pct(ch.ci_low)} to "
-            f"{signed_pct(ch.ci_high)}, {ch.n_cases} cases) · regression detected: "
+            f"<p>Rate change {escape(cmp.candidate)} − {escape(cmp.baseline)} (paired bootstrap "
+            f"over {ch.n_cases} cases, seed {ch.seed}; positive = worse) · regression detected: "
             f"{'yes' if cmp.regression_detected else 'no'}</p>"
+            + _table(
+                ["measure", "change", "95% CI"],
+                [
+                    [
+                        MEASURE_TITLES[m] + (" (gated)" if m == cmp.gated_measure else ""),
+                        signed_pct(c.estimate),
+                        ci_text(c, signed=True).removeprefix("95% CI "),
+                    ]
+                    for m, c in measure_changes(report).items()
+                    if c is not None
+                ],
+            )
             + _table(
                 ["severity", cmp.baseline, cmp.candidate, "change"],
                 [
@@ -193,4 +187,39 @@ def html_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -> st
     return (
         f"<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>{title}</title>"
         f"<style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
+
+
+def _measures_table(report: RunReport) -> str:
+    gated = gated_measure(report)
+    return _table(
+        ["measure", "system", "count", "rate", "95% CI"],
+        [
+            [
+                MEASURE_TITLES[measure] + (" (gated)" if measure == gated else ""),
+                m.system,
+                f"{m.hits} of {m.total}",
+                pct(m.rate),
+                ci_text(m.interval).removeprefix("95% CI "),
+            ]
+            for measure, items in measure_rows(report.rates).items()
+            for m in items
+        ],
+    )
+
+
+def _other_rates_table(report: RunReport) -> str:
+    return _table(
+        ["system", "answers", "claims", "macro", "fabrication", "contradiction"],
+        [
+            [
+                r.system,
+                r.n_answers,
+                r.n_claims,
+                pct(r.macro_rate),
+                pct(r.fabrication_rate),
+                pct(r.contradiction_rate),
+            ]
+            for r in report.rates.values()
+        ],
     )

@@ -12,7 +12,15 @@ from collections.abc import Sequence
 
 from ..models import SEVERITIES_DESC, ClaimJudgement, GateStatus, RunReport
 from .common import OverrideLike, latest_overrides, review_state, severe_claims
-from .summary import pct, signed_pct
+from .summary import (
+    MEASURE_TITLES,
+    ci_text,
+    gated_measure,
+    measure_changes,
+    measure_rows,
+    pct,
+    signed_pct,
+)
 
 BANNER = {
     GateStatus.PASSED: "✅",
@@ -41,16 +49,27 @@ def md_code(text: str) -> str:
 
 
 def _rates_table(report: RunReport) -> list[str]:
+    gated = gated_measure(report)
     rows = [
-        "| system | answers | claims | micro | macro | answers w/ halluc. | fabrication "
-        "| contradiction |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| measure | system | count | rate | 95% CI |",
+        "|---|---|---:|---:|---|",
+    ]
+    for measure, items in measure_rows(report.rates).items():
+        title = MEASURE_TITLES[measure] + (" **(gated)**" if measure == gated else "")
+        for m in items:
+            rows.append(
+                f"| {title} | {md_text(m.system)} | {m.hits} of {m.total} | {pct(m.rate)} "
+                f"| {ci_text(m.interval).removeprefix('95% CI ')} |"
+            )
+    rows += [
+        "",
+        "| system | answers | claims | macro | fabrication | contradiction |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for r in report.rates.values():
         rows.append(
-            f"| {md_text(r.system)} | {r.n_answers} | {r.n_claims} | {pct(r.micro_rate)} "
-            f"| {pct(r.macro_rate)} | {pct(r.answer_level_rate)} | {pct(r.fabrication_rate)} "
-            f"| {pct(r.contradiction_rate)} |"
+            f"| {md_text(r.system)} | {r.n_answers} | {r.n_claims} | {pct(r.macro_rate)} "
+            f"| {pct(r.fabrication_rate)} | {pct(r.contradiction_rate)} |"
         )
     return rows
 
@@ -63,11 +82,22 @@ def _comparison(report: RunReport) -> list[str]:
     types = ", ".join(t.value for t in cmp.new_hallucination_types) or "none"
     lines = [
         "",
-        f"**Rate change** {md_text(cmp.candidate)} − {md_text(cmp.baseline)}: "
-        f"**{signed_pct(ch.estimate)}** (95% CI {signed_pct(ch.ci_low)} to "
-        f"{signed_pct(ch.ci_high)}; paired bootstrap over {ch.n_cases} cases, seed {ch.seed}) · "
-        f"regression detected: **{'yes' if cmp.regression_detected else 'no'}** · "
-        f"new hallucination types: {types}",
+        f"**Rate change** {md_text(cmp.candidate)} − {md_text(cmp.baseline)} (paired bootstrap "
+        f"over {ch.n_cases} cases, seed {ch.seed}; positive = worse) · regression detected: "
+        f"**{'yes' if cmp.regression_detected else 'no'}** · new hallucination types "
+        f"(reported, not gated): {types}",
+        "",
+        "| measure | change | 95% CI |",
+        "|---|---:|---|",
+    ]
+    for measure, change in measure_changes(report).items():
+        if change is not None:
+            title = MEASURE_TITLES[measure] + (
+                " **(gated)**" if measure == cmp.gated_measure else ""
+            )
+            ci = ci_text(change, signed=True).removeprefix("95% CI ")
+            lines.append(f"| {title} | **{signed_pct(change.estimate)}** | {ci} |")
+    lines += [
         "",
         "| severity | baseline | candidate | change |",
         "|---|---:|---:|---:|",

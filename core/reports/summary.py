@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import NamedTuple
 
-from ..models import GATE_LABELS, SEVERITIES_DESC, GateLabel, Mode, RunReport, SystemRates
+from ..models import (
+    GATE_LABELS,
+    MEASURE_LABELS,
+    SEVERITIES_DESC,
+    GateLabel,
+    Interval,
+    Mode,
+    RateChange,
+    RunReport,
+    SystemRates,
+)
 
 
 def pct(x: float | None) -> str:
@@ -17,17 +28,113 @@ def signed_pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.1%}"
 
 
-def _rates_rows(rates: dict[str, SystemRates]) -> list[str]:
-    head = (
-        f"  {'system':<14}{'answers':>8}{'claims':>8}{'micro':>8}{'macro':>8}"
-        f"{'answers w/':>11}{'fabric.':>9}{'contra.':>9}"
+def ci_text(interval: Interval | RateChange | None, signed: bool = False) -> str:
+    """'95% CI a to b' of an interval or a change, or 'no interval'."""
+    if isinstance(interval, RateChange):
+        lo, hi = interval.ci_low, interval.ci_high
+    else:
+        lo, hi = (None, None) if interval is None else (interval.low, interval.high)
+    if lo is None or hi is None:
+        return "no interval"
+    f = signed_pct if signed else pct
+    return f"95% CI {f(lo)} to {f(hi)}"
+
+
+class MeasureRow(NamedTuple):
+    """One system's figure for one measure: count, denominator, rate and its interval."""
+
+    system: str
+    hits: int
+    total: int
+    rate: float | None
+    interval: Interval | None
+
+
+MEASURE_HELP = {
+    "answers": "share of answers with at least one hallucinated claim; abstentions counted "
+    "apart, an answer to a should-abstain case counts as hallucinated",
+    "claims": "micro: hallucinated claims / all claims, pooled",
+    "abstentions": "empty, refusal, nonsense or no checkable claim, on cases expecting an answer",
+}
+MEASURE_TITLES = {**MEASURE_LABELS, "abstentions": "abstentions"}
+
+
+def gated_measure(report: RunReport) -> str:
+    """The measure the run's gate used: 'answers' or 'claims'."""
+    if report.comparison is not None:
+        return report.comparison.gated_measure
+    return str(report.policy.get("gate_on", "claims"))
+
+
+def measure_rows(rates: dict[str, SystemRates]) -> dict[str, list[MeasureRow]]:
+    """Per measure (answers, claims, abstentions), one row per system."""
+    return {
+        "answers": [
+            MeasureRow(
+                r.system,
+                r.n_hallucinated_answers,
+                r.n_rated_answers,
+                r.answer_level_rate,
+                r.answer_level_interval,
+            )
+            for r in rates.values()
+        ],
+        "claims": [
+            MeasureRow(
+                r.system,
+                round((r.micro_rate or 0.0) * r.n_claims),
+                r.n_claims,
+                r.micro_rate,
+                r.micro_interval,
+            )
+            for r in rates.values()
+        ],
+        "abstentions": [
+            MeasureRow(
+                r.system,
+                r.n_abstained,
+                r.n_expected_answers,
+                r.abstention_rate,
+                r.abstention_interval,
+            )
+            for r in rates.values()
+        ],
+    }
+
+
+def measure_changes(report: RunReport) -> dict[str, RateChange | None]:
+    """Candidate − baseline per measure (compare mode), else empty."""
+    cmp = report.comparison
+    if cmp is None:
+        return {}
+    return {
+        "answers": cmp.answer_rate_change,
+        "claims": cmp.rate_change,
+        "abstentions": cmp.abstention_change,
+    }
+
+
+def _rates_rows(report: RunReport) -> list[str]:
+    gated = gated_measure(report)
+    rows = []
+    for measure, items in measure_rows(report.rates).items():
+        mark = " [gated]" if measure == gated else ""
+        rows.append(f"{MEASURE_TITLES[measure].capitalize()}{mark} ({MEASURE_HELP[measure]}):")
+        for m in items:
+            rows.append(
+                f"  {m.system:<14}{m.hits:>5} of {m.total:<6}{pct(m.rate):>7} "
+                f"({ci_text(m.interval)})"
+            )
+    rows.append(
+        "Other rates (macro = mean per answer; fabrication, contradiction = share of claims):"
     )
-    rows = [head]
-    for r in rates.values():
+    rows.append(
+        f"  {'system':<14}{'answers':>8}{'claims':>8}{'macro':>8}{'fabric.':>9}{'contra.':>9}"
+    )
+    for r in report.rates.values():
         rows.append(
-            f"  {r.system:<14}{r.n_answers:>8}{r.n_claims:>8}{pct(r.micro_rate):>8}"
-            f"{pct(r.macro_rate):>8}{pct(r.answer_level_rate):>11}{pct(r.fabrication_rate):>9}"
-            f"{pct(r.contradiction_rate):>9}"
+            f"  {r.system:<14}{r.n_answers:>8}{r.n_claims:>8}{pct(r.macro_rate):>8}"
+            f"{pct(r.fabrication_rate):>9}{pct(r.contradiction_rate):>9}"
         )
     return rows
 
@@ -46,19 +153,26 @@ def summary_text(report: RunReport) -> str:
         f"hash {report.suite.content_hash[:12]})"
         f" judged by {report.judge.judge_id}",
         "",
-        "Hallucination rates (micro = pooled claims, macro = mean per answer, answers w/ = share "
-        "of answers with any):",
-        *_rates_rows(report.rates),
+        *_rates_rows(report),
     ]
     cmp = report.comparison
     if cmp is not None:
         ch = cmp.rate_change
-        ci = f"95% CI {signed_pct(ch.ci_low)} to {signed_pct(ch.ci_high)}"
         lines += [
             "",
-            f"Rate change {cmp.candidate} - {cmp.baseline}: {signed_pct(ch.estimate)} ({ci}, "
-            f"paired bootstrap over {ch.n_cases} cases, seed {ch.seed})",
-            "New hallucination types: "
+            f"Rate change {cmp.candidate} - {cmp.baseline} (paired bootstrap over {ch.n_cases} "
+            f"cases, {ch.resamples} resamples, seed {ch.seed}; positive = worse):",
+        ]
+        for measure, change in measure_changes(report).items():
+            if change is None:
+                continue
+            mark = "  [gated]" if measure == cmp.gated_measure else ""
+            lines.append(
+                f"  {MEASURE_TITLES[measure]:<30}{signed_pct(change.estimate):>7} "
+                f"({ci_text(change, signed=True)}){mark}"
+            )
+        lines += [
+            "New hallucination types (reported, not gated): "
             + (", ".join(t.value for t in cmp.new_hallucination_types) or "none"),
             f"Regression detected: {'yes' if cmp.regression_detected else 'no'}",
             "",

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from ..errors import UsageError
+from ..errors import SuiteError, UsageError
 from ..inputs.policy import Policy
 from ..judges.protocol import Judge, JudgeResult, JudgeTask, ProgressCallback
 from ..models import (
@@ -22,11 +21,12 @@ from ..models import (
     Suite,
     SuiteInfo,
 )
+from ..scoring.abstention import answer_problem, unjudgeable
 from ..scoring.rescore import analysis_of, rescore
 from .pairwise import judge_pairs
 from .parallel import judge_tasks
 
-_WORD = re.compile(r"[^\W\d_]{2,}")
+NO_REFERENCE = "case has no reference_answer"
 
 
 def choose_systems(
@@ -43,6 +43,19 @@ def choose_systems(
         if n not in suite.answers:
             raise UsageError(f"system {n!r} has no answers/{n}.jsonl; known: {', '.join(known)}")
     return names
+
+
+def check_runnable(suite: Suite, systems: Sequence[str]) -> None:
+    """A suite with no cases, or a judged system with no answers, is bad input (exit 4):
+    there would be nothing to gate on, and an empty gate must never pass."""
+    where = suite.path or suite.name
+    if not suite.cases:
+        raise SuiteError([f"{where}: cases.jsonl: the suite has no cases: nothing to evaluate"])
+    empty = [s for s in systems if not suite.answers.get(s)]
+    if empty:
+        raise SuiteError(
+            [f"{where}: answers/{s}.jsonl: system {s!r} has no answers" for s in empty]
+        )
 
 
 def reference_document(case: Case) -> Document | None:
@@ -68,19 +81,10 @@ def plan_tasks(suite: Suite, mode: Mode, systems: Sequence[str]) -> list[JudgeTa
         answers = {}
         for s in systems:
             text = suite.answers[s][case.case_id].answer
-            if answer_problem(text) is None and docs:
-                answers[s] = text
+            if unjudgeable(text) is None and docs:
+                answers[s] = text  # empty, nonsense and refusals are abstentions, not judged
         tasks.append(JudgeTask(case=case, documents=docs, answers=answers))
     return tasks
-
-
-def answer_problem(text: str) -> str | None:
-    """Why an answer cannot be analysed at all (empty or nonsense), else None."""
-    if not text.strip():
-        return "empty output"
-    if not _WORD.search(text):
-        return "output contains no words (nonsense)"
-    return None
 
 
 def _analyses(
@@ -96,7 +100,7 @@ def _analyses(
             text = suite.answers[s][case.case_id].answer
             problem = answer_problem(text)
             if problem is None and mode == Mode.CONSISTENCY and case.reference_answer is None:
-                problem = "case has no reference_answer"
+                problem = NO_REFERENCE
             usage = res.usage if s == systems[0] else {}
             out.append(
                 analysis_of(
@@ -108,6 +112,7 @@ def _analyses(
                     harness_error=res.errors.get(s),
                     usage=usage,
                     raw_output=res.raw.get(s) if s in res.errors else None,
+                    answer_text=text,
                 )
             )
     return out
@@ -125,6 +130,7 @@ def run_suite(
 ) -> RunReport:
     """Evaluate a suite with a judge and decide the gate; the core of `halgate run`."""
     systems = choose_systems(suite, mode, baseline, candidate, system)
+    check_runnable(suite, systems)
     t0 = time.perf_counter()
     tasks = plan_tasks(suite, mode, systems)
     pairs = None

@@ -1,4 +1,4 @@
-"""Baseline vs candidate: did the candidate start inventing facts?"""
+"""Baseline vs candidate: did the candidate start inventing facts, or stop answering?"""
 
 from __future__ import annotations
 
@@ -13,8 +13,17 @@ from ..models import (
     ComparisonSummary,
     HallucinationType,
     Shift,
+    SystemRates,
 )
-from .metrics import hallucinated_claims, paired_bootstrap, system_rates
+from .metrics import (
+    abstained,
+    blocking_claims,
+    hallucinated_claims,
+    outcome_counts,
+    paired_bootstrap,
+    should_abstain_ids,
+    system_rates,
+)
 
 
 def _shift(base: Counter, cand: Counter, keys: Iterable[str]) -> dict[str, Shift]:
@@ -27,12 +36,15 @@ def compare_systems(
     baseline: str,
     candidate: str,
     policy: Policy,
+    rates: dict[str, SystemRates] | None = None,
 ) -> ComparisonSummary:
-    """Rates of both systems, paired rate change with its interval, and what shifted."""
+    """Rates of both systems, paired changes with their intervals (answers with a
+    hallucination, claims hallucinated, abstentions), and what shifted."""
     oos = policy.count_out_of_scope
     by_key = {(a.case_id, a.system): a for a in analyses}
     tags = {c.case_id: c.tags for c in cases}
-    pairs_b, pairs_c = [], []
+    abstain_cases = should_abstain_ids(cases)
+    pairs: dict[str, tuple[list, list]] = {m: ([], []) for m in ("answers", "claims", "abstain")}
     sev: dict[str, Counter[str]] = {baseline: Counter(), candidate: Counter()}
     typ: dict[str, Counter[str]] = {baseline: Counter(), candidate: Counter()}
     tag: dict[str, Counter[str]] = {baseline: Counter(), candidate: Counter()}
@@ -40,22 +52,32 @@ def compare_systems(
         a_b, a_c = by_key.get((case.case_id, baseline)), by_key.get((case.case_id, candidate))
         if a_b is None or a_c is None or a_b.harness_error or a_c.harness_error:
             continue  # a case counts only when both answers were judged
-        for system, a in ((baseline, a_b), (candidate, a_c)):
-            bad = hallucinated_claims(a, oos)
+        for side, (system, a) in enumerate(((baseline, a_b), (candidate, a_c))):
+            bad = [] if abstained(a) else hallucinated_claims(a, oos)
             sev[system].update(c.severity.value for c in bad if c.severity)
             typ[system].update(c.hallucination_type.value for c in bad if c.hallucination_type)
             tag[system].update(t for t in tags[case.case_id] for _ in bad)
-        pairs_b.append((len(hallucinated_claims(a_b, oos)), a_b.counts.total))
-        pairs_c.append((len(hallucinated_claims(a_c, oos)), a_c.counts.total))
-    change = paired_bootstrap(pairs_b, pairs_c, policy.bootstrap_resamples, policy.seed)
+            o = outcome_counts(a, case.case_id in abstain_cases, oos)
+            pairs["answers"][side].append(o.answers)
+            pairs["claims"][side].append(o.claims)
+            pairs["abstain"][side].append(o.abstention)
+    n, seed = policy.bootstrap_resamples, policy.seed
+    change = {m: paired_bootstrap(b, c, n, seed) for m, (b, c) in pairs.items()}
+    gated = change["answers"] if policy.gate_on == "answers" else change["claims"]
     new_types = [HallucinationType(t) for t in sorted(typ[candidate]) if typ[baseline][t] == 0]
     all_tags = sorted({t for c in cases for t in c.tags})
-    regression = (change.ci_low is not None and change.ci_low > 0) or bool(new_types)
+    blocked = policy.block_on_severity is not None and bool(
+        blocking_claims(analyses, candidate, policy.block_on_severity, oos)
+    )
+    regression = (gated.ci_low is not None and gated.ci_low > 0) or blocked
     return ComparisonSummary(
         baseline=baseline,
         candidate=candidate,
-        rates={s: system_rates(analyses, s, oos) for s in (baseline, candidate)},
-        rate_change=change,
+        rates={s: system_rates(analyses, s, oos, cases, n, seed) for s in (baseline, candidate)},
+        rate_change=change["claims"],
+        answer_rate_change=change["answers"],
+        abstention_change=change["abstain"],
+        gated_measure=policy.gate_on,
         new_hallucination_types=new_types,
         severity_shift=_shift(sev[baseline], sev[candidate], [s.value for s in SEVERITIES_DESC]),
         type_shift=_shift(typ[baseline], typ[candidate], [t.value for t in HallucinationType]),

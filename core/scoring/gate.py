@@ -10,6 +10,7 @@ from collections.abc import Collection, Sequence
 
 from ..inputs.policy import Policy
 from ..models import (
+    MEASURE_LABELS,
     AnswerAnalysis,
     Case,
     ClaimJudgement,
@@ -17,11 +18,13 @@ from ..models import (
     GateDecision,
     GateReason,
     GateStatus,
+    Interval,
+    RateChange,
     Severity,
     SystemRates,
     Verdict,
 )
-from .metrics import is_hallucinated
+from .metrics import blocking_claims, is_hallucinated
 
 _PRECEDENCE = [GateStatus.HARNESS_ERROR, GateStatus.FAILED, GateStatus.NEEDS_REVIEW]
 _SHOW_CLAIMS = 20
@@ -65,7 +68,12 @@ def _ids(claims: Sequence[ClaimJudgement]) -> str:
 
 
 def _threshold_reason(
-    rule: str, label: str, observed: float | None, limit: float | None, signed: bool = False
+    rule: str,
+    label: str,
+    observed: float | None,
+    limit: float | None,
+    signed: bool = False,
+    interval: str = "",
 ) -> GateReason | None:
     if limit is None:
         return None
@@ -74,7 +82,7 @@ def _threshold_reason(
             rule=rule,
             status=GateStatus.PASSED,
             threshold=limit,
-            message=f"{label}: no claims to measure",
+            message=f"{label}: nothing to measure",
         )
     failed = observed > limit
     verb = "exceeds" if failed else "within"
@@ -83,7 +91,63 @@ def _threshold_reason(
         status=GateStatus.FAILED if failed else GateStatus.PASSED,
         observed=observed,
         threshold=limit,
-        message=f"{label} {observed:{'+' if signed else ''}.1%} {verb} the limit {limit:.1%}",
+        message=f"{label} {observed:{'+' if signed else ''}.1%}{interval} {verb} the limit "
+        f"{limit:.1%}",
+    )
+
+
+def _ci(interval: Interval | RateChange | None, signed: bool = False) -> str:
+    """' (95% CI a to b)' for an interval or a change, '' when there is none."""
+    if isinstance(interval, RateChange):
+        lo, hi = interval.ci_low, interval.ci_high
+    else:
+        lo, hi = (None, None) if interval is None else (interval.low, interval.high)
+    if lo is None or hi is None:
+        return ""
+    f = "+.1%" if signed else ".1%"
+    return f" (95% CI {lo:{f}} to {hi:{f}})"
+
+
+def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
+    """The gated measure's change and the abstention change against their limits."""
+    who = f"{cmp.candidate} − {cmp.baseline}"
+    checks = [
+        (
+            "max_rate_increase",
+            f"{MEASURE_LABELS[cmp.gated_measure]} (gated measure): change {who}",
+            cmp.gated_change(),
+            policy.max_rate_increase,
+        ),
+        (
+            "max_abstention_increase",
+            f"abstentions: change {who}",
+            cmp.abstention_change,
+            policy.max_abstention_increase,
+        ),
+    ]
+    out = []
+    for rule, label, ch, limit in checks:
+        if ch is None:
+            continue
+        r = _threshold_reason(rule, label, ch.estimate, limit, True, _ci(ch, signed=True))
+        if r is not None:
+            out.append(r)
+    return out
+
+
+def _nothing_measured(rates: SystemRates, system: str) -> GateReason | None:
+    """FAILED when the system abstained on every case expecting an answer (or nothing could be
+    rated): a gate that measured nothing cannot pass."""
+    all_abstained = rates.n_expected_answers > 0 and rates.n_abstained == rates.n_expected_answers
+    if rates.n_answers == 0 or not (all_abstained or rates.n_rated_answers == 0):
+        return None
+    kinds = ", ".join(f"{k} {n}" for k, n in rates.abstention_reasons.items())
+    return GateReason(
+        rule="answers_measured",
+        status=GateStatus.FAILED,
+        observed=0,
+        message=f"{system}: no answer to measure: it abstained on all {rates.n_abstained} "
+        "case(s) expecting an answer" + (f" ({kinds})" if kinds else ""),
     )
 
 
@@ -96,8 +160,13 @@ def decide(
     comparison: ComparisonSummary | None = None,
     reviewed: Collection[str] = (),
     extra_review_ids: Collection[str] = (),
+    claims_measured: bool = True,
 ) -> GateDecision:
-    """Apply every rule of the policy to the gated system's effective verdicts."""
+    """Apply every rule of the policy to the gated system's effective verdicts.
+
+    ``claims_measured`` is False where claims are not the measure (pairwise mode judges
+    preferences): then a run without claims is not failed for measuring nothing.
+    """
     reasons: list[GateReason] = []
     errors = [a for a in analyses if a.harness_error]
     if errors:
@@ -110,25 +179,25 @@ def decide(
                 + ", ".join(f"{a.case_id}/{a.system}" for a in errors[:_SHOW_CLAIMS]),
             )
         )
+    empty = _nothing_measured(rates, gated_system) if claims_measured else None
+    if empty is not None:
+        reasons.append(empty)
     if comparison is not None:
-        ch = comparison.rate_change
-        r = _threshold_reason(
-            "max_rate_increase",
-            "hallucination rate change",
-            ch.estimate,
-            policy.max_rate_increase,
-            signed=True,
-        )
-        if r is not None and ch.ci_low is not None:
-            r.message += f" (95% CI {ch.ci_low:+.1%} to {ch.ci_high:+.1%})"
-        if r is not None:
-            reasons.append(r)
-    for rule, label, observed in (
-        ("max_hallucination_rate", "hallucination rate", rates.micro_rate),
-        ("max_fabrication_rate", "fabrication rate", rates.fabrication_rate),
-        ("max_contradiction_rate", "contradiction rate", rates.contradiction_rate),
+        reasons += _change_reasons(comparison, policy)
+    rate, interval = rates.gated_rate(policy.gate_on)
+    for rule, label, observed, ci in (
+        ("max_hallucination_rate", MEASURE_LABELS[policy.gate_on], rate, _ci(interval)),
+        (
+            "max_abstention_rate",
+            "abstention rate",
+            rates.abstention_rate,
+            _ci(rates.abstention_interval),
+        ),
+        ("max_fabrication_rate", "fabrication rate", rates.fabrication_rate, ""),
+        ("max_contradiction_rate", "contradiction rate", rates.contradiction_rate, ""),
     ):
-        r = _threshold_reason(rule, f"{gated_system} {label}", observed, getattr(policy, rule))
+        limit = getattr(policy, rule)
+        r = _threshold_reason(rule, f"{gated_system} {label}", observed, limit, interval=ci)
         if r is not None:
             reasons.append(r)
     if policy.block_on_severity is not None:
@@ -162,16 +231,7 @@ def decide(
 def _severity_reason(
     analyses: Sequence[AnswerAnalysis], policy: Policy, system: str, block: Severity
 ) -> GateReason:
-    hits = [
-        c
-        for a in analyses
-        if a.system == system
-        for c in a.claims
-        if c.severity is not None
-        and c.severity.rank >= block.rank
-        and is_hallucinated(c.verdict, policy.count_out_of_scope)
-    ]
-    hits.sort(key=lambda c: (-_rank(c.severity), c.case_id, c.index))
+    hits = blocking_claims(analyses, system, block, policy.count_out_of_scope)
     if not hits:
         return GateReason(
             rule="block_on_severity",

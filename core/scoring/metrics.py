@@ -6,20 +6,31 @@ no hallucination rate, never 0/0 = 0.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from statistics import NormalDist
+from typing import NamedTuple
 
 import numpy as np
 
+from ..inputs.policy import Policy
 from ..models import (
     AnswerAnalysis,
+    Case,
     ClaimJudgement,
     HallucinationType,
+    Interval,
     RateChange,
+    Severity,
     SystemRates,
     Verdict,
     VerdictCounts,
 )
+from .abstention import NO_CLAIM, SHOULD_ABSTAIN_TAG
+
+_DEFAULT_RESAMPLES: int = Policy.model_fields["bootstrap_resamples"].default
+_DEFAULT_SEED: int = Policy.model_fields["seed"].default
 
 HALLUCINATED = frozenset({Verdict.UNSUPPORTED, Verdict.CONTRADICTED})
 _VERDICT_NAMES = [v.value for v in Verdict]
@@ -103,17 +114,128 @@ def hallucinated_claims(
     return [c for c in analysis.claims if is_hallucinated(c.verdict, count_out_of_scope)]
 
 
+class OutcomeCounts(NamedTuple):
+    """One answer's contribution to each suite measure, as (numerator, denominator) pairs.
+
+    ``answers``: (hallucinated, rated) for the answer-level rate. An answer that abstains on
+    a case expecting an answer is not rated (it counts in ``abstention``); on a
+    ``should-abstain`` case every answer is rated and one with claims counts as hallucinated.
+    ``claims``: (hallucinated claims, claims) of an answer that did not abstain (micro rate).
+    ``abstention``: (abstained, expected) where expected = the case expects an answer.
+    """
+
+    answers: tuple[int, int]
+    claims: tuple[int, int]
+    abstention: tuple[int, int]
+
+
+def abstained(analysis: AnswerAnalysis) -> bool:
+    """The answer is an abstention: marked so (empty, nonsense, refusal) or without claims."""
+    return analysis.harness_error is None and (
+        analysis.abstention is not None or not analysis.claims
+    )
+
+
+def outcome_counts(
+    analysis: AnswerAnalysis, should_abstain: bool = False, count_out_of_scope: bool = False
+) -> OutcomeCounts:
+    """The answer's (numerator, denominator) for answers, claims and abstention."""
+    expected = int(not should_abstain)
+    if abstained(analysis):  # correct on a should-abstain case, else an abstention
+        return OutcomeCounts((0, 1 - expected), (0, 0), (expected, expected))
+    bad = len(hallucinated_claims(analysis, count_out_of_scope))
+    flagged = bool(bad) or should_abstain
+    return OutcomeCounts((int(flagged), 1), (bad, len(analysis.claims)), (0, expected))
+
+
+def should_abstain_ids(cases: Iterable[Case]) -> set[str]:
+    """Case ids tagged ``should-abstain``: abstaining is the correct outcome there."""
+    return {c.case_id for c in cases if SHOULD_ABSTAIN_TAG in c.tags}
+
+
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> Interval | None:
+    """Wilson score interval of a share successes / n; None when n is 0."""
+    if n == 0:
+        return None
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    p = successes / n
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Interval(
+        low=0.0 if successes == 0 else max(0.0, center - half),
+        high=1.0 if successes == n else min(1.0, center + half),
+        confidence=confidence,
+        method="wilson",
+    )
+
+
+def bootstrap_interval(
+    pairs: Sequence[tuple[int, int]], resamples: int, seed: int, confidence: float = 0.95
+) -> Interval | None:
+    """Percentile interval of sum(numerators) / sum(denominators), resampling the pairs
+    (one per answer, so the claims of an answer stay together); None without denominators."""
+    x = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    if len(x) == 0 or x[:, 1].sum() == 0:
+        return None
+    rng = np.random.default_rng(seed)
+    parts = []
+    for start in range(0, resamples, _CHUNK):
+        idx = rng.integers(0, len(x), size=(min(_CHUNK, resamples - start), len(x)))
+        num, den = x[:, 0][idx].sum(axis=1), x[:, 1][idx].sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            parts.append(num / den)
+    rates = np.concatenate(parts)
+    rates = rates[np.isfinite(rates)]
+    alpha = (1 - confidence) / 2
+    lo, hi = np.quantile(rates, [alpha, 1 - alpha])
+    return Interval(low=float(lo), high=float(hi), confidence=confidence, method="bootstrap")
+
+
+def blocking_claims(
+    analyses: Sequence[AnswerAnalysis], system: str, block: Severity, count_out_of_scope: bool
+) -> list[ClaimJudgement]:
+    """Hallucinated claims of the system at ``block`` severity or worse, most severe first."""
+    hits = [
+        c
+        for a in analyses
+        if a.system == system and not abstained(a)
+        for c in a.claims
+        if c.severity is not None
+        and c.severity.rank >= block.rank
+        and is_hallucinated(c.verdict, count_out_of_scope)
+    ]
+    return sorted(
+        hits, key=lambda c: (-(c.severity.rank if c.severity else -1), c.case_id, c.index)
+    )
+
+
 def system_rates(
-    analyses: Sequence[AnswerAnalysis], system: str, count_out_of_scope: bool = False
+    analyses: Sequence[AnswerAnalysis],
+    system: str,
+    count_out_of_scope: bool = False,
+    cases: Iterable[Case] = (),
+    resamples: int = _DEFAULT_RESAMPLES,
+    seed: int = _DEFAULT_SEED,
 ) -> SystemRates:
-    """Suite aggregates for one system: micro, macro and answer-level (harness errors excluded)."""
+    """Suite aggregates for one system: answer-level, micro, macro and abstentions, with 95%
+    intervals (harness errors excluded; abstentions counted on their own, DESIGN.md §3)."""
+    abstain_cases = should_abstain_ids(cases)
     mine = [a for a in analyses if a.system == system and a.harness_error is None]
-    claims = [c for a in mine for c in a.claims]
+    answered = [a for a in mine if not abstained(a)]
+    claims = [c for a in answered for c in a.claims]
     counts = count_verdicts(claims)
-    per_answer = [hallucination_rate(a.counts, count_out_of_scope) for a in mine]
+    outcomes = [outcome_counts(a, a.case_id in abstain_cases, count_out_of_scope) for a in mine]
+    flagged = sum(o.answers[0] for o in outcomes)
+    rated = sum(o.answers[1] for o in outcomes)
+    n_abstained = sum(o.abstention[0] for o in outcomes)
+    expected = sum(o.abstention[1] for o in outcomes)
+    per_answer = [hallucination_rate(a.counts, count_out_of_scope) for a in answered]
     defined = [r for r in per_answer if r is not None]
-    flagged = [a for a in mine if hallucinated_claims(a, count_out_of_scope)]
     bad = [c for c in claims if is_hallucinated(c.verdict, count_out_of_scope)]
+    reasons = Counter(
+        a.abstention or NO_CLAIM for a in mine if abstained(a) and a.case_id not in abstain_cases
+    )
     return SystemRates(
         system=system,
         n_answers=len(mine),
@@ -121,11 +243,21 @@ def system_rates(
         counts=counts,
         micro_rate=hallucination_rate(counts, count_out_of_scope),
         macro_rate=ratio(sum(defined), len(defined)),
-        answer_level_rate=ratio(len(flagged), len(mine)),
+        answer_level_rate=ratio(flagged, rated),
         fabrication_rate=type_rate(claims, HallucinationType.FABRICATION, count_out_of_scope),
         contradiction_rate=contradiction_rate(claims),
         severity_counts=dict(Counter(c.severity.value for c in bad if c.severity)),
         type_counts=dict(Counter(c.hallucination_type.value for c in bad if c.hallucination_type)),
+        n_rated_answers=rated,
+        n_hallucinated_answers=flagged,
+        n_should_abstain_answered=sum(1 for a in answered if a.case_id in abstain_cases),
+        answer_level_interval=wilson_interval(flagged, rated),
+        micro_interval=bootstrap_interval([o.claims for o in outcomes], resamples, seed),
+        n_abstained=n_abstained,
+        n_expected_answers=expected,
+        abstention_rate=ratio(n_abstained, expected),
+        abstention_interval=wilson_interval(n_abstained, expected),
+        abstention_reasons=dict(sorted(reasons.items())),
     )
 
 
@@ -136,10 +268,12 @@ def paired_bootstrap(
     seed: int,
     confidence: float = 0.95,
 ) -> RateChange:
-    """Candidate − baseline micro rate with a percentile interval from resampling cases.
+    """Candidate − baseline rate with a percentile interval from resampling cases.
 
-    ``baseline[i]`` and ``candidate[i]`` are (hallucinated, total) claim counts of case i; the
-    same cases are drawn for both systems (paired), so case difficulty cancels out.
+    ``baseline[i]`` and ``candidate[i]`` are (numerator, denominator) of case i: hallucinated
+    and all claims for the micro rate, (hallucinated, rated) answers for the answer-level
+    rate, (abstained, expected) for abstentions. The same cases are drawn for both systems
+    (paired), so case difficulty cancels out.
     """
     b = np.asarray(baseline, dtype=np.int64).reshape(-1, 2)
     c = np.asarray(candidate, dtype=np.int64).reshape(-1, 2)
@@ -180,8 +314,8 @@ _CHUNK = 250  # resamples drawn at once: memory stays O(chunk x cases), not O(re
 
 
 def _resampled_diffs(rng: np.random.Generator, b: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
-    """k bootstrap replicates of the micro-rate difference: each draws n cases with
-    replacement, the same cases for both systems."""
+    """k bootstrap replicates of the rate difference: each draws n cases with replacement,
+    the same cases for both systems."""
     idx = rng.integers(0, len(b), size=(k, len(b)), dtype=np.int32)
     # One contiguous 1-D gather per column is several times faster than gathering rows.
     b_bad, b_all, c_bad, c_all = (col[idx].sum(axis=1) for col in (*b.T, *c.T))

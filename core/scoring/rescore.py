@@ -15,6 +15,7 @@ from ..models import (
     Mode,
     RunReport,
 )
+from .abstention import abstention_of
 from .compare import compare_systems
 from .gate import decide
 from .metrics import answer_metrics, system_rates
@@ -30,13 +31,19 @@ def analysis_of(
     harness_error: str | None = None,
     usage: dict[str, int] | None = None,
     raw_output: str | None = None,
+    answer_text: str | None = None,
 ) -> AnswerAnalysis:
-    """An AnswerAnalysis with its per-answer metrics computed from the claims."""
+    """An AnswerAnalysis with its per-answer metrics computed from the claims.
+
+    ``answer_text`` (when known) tells an abstention (empty, nonsense, refusal) from an
+    answer; without it an answer abstains when it has an error message or no claims.
+    """
     return AnswerAnalysis(
         case_id=case_id,
         system=system,
         claims=claims,
         error_message=error_message,
+        abstention=abstention_of(answer_text, claims, error_message, harness_error),
         harness_error=harness_error,
         raw_output=raw_output,
         usage=usage or {},
@@ -62,18 +69,37 @@ def rescore(
             a.harness_error,
             a.usage,
             a.raw_output,
+            report.answers.get(a.system, {}).get(a.case_id),
         )
         for a in report.analyses
     ]
-    rates = {s: system_rates(analyses, s, policy.count_out_of_scope) for s in report.systems}
+    rates = {
+        s: system_rates(
+            analyses,
+            s,
+            policy.count_out_of_scope,
+            report.cases,
+            policy.bootstrap_resamples,
+            policy.seed,
+        )
+        for s in report.systems
+    }
     comparison = None
     if report.mode == Mode.COMPARE:
         comparison = compare_systems(
-            analyses, report.cases, report.systems[0], report.systems[1], policy
+            analyses, report.cases, report.systems[0], report.systems[1], policy, rates
         )
     gated = report.systems[-1]
     decision = decide(
-        analyses, report.cases, policy, gated, rates[gated], comparison, reviewed, extra_review_ids
+        analyses,
+        report.cases,
+        policy,
+        gated,
+        rates[gated],
+        comparison,
+        reviewed,
+        extra_review_ids,
+        claims_measured=report.mode != Mode.PAIRWISE,
     )
     if report.pairwise is not None:
         decision = apply_pairwise(decision, report.pairwise, policy, reviewed)

@@ -8,7 +8,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 from halgate.dashboard import components, loaders, state
+from halgate.models import MEASURE_LABELS
 from halgate.present import (
+    changes_frame,
+    rates_frame,
     severity_shift_chart,
     tag_shift_chart,
     transitions_chart,
@@ -40,44 +43,46 @@ m3.metric(
 )
 
 st.subheader("Rates")
-rates = pd.DataFrame(
-    [
-        {
-            "system": name,
-            "answers": r.n_answers,
-            "claims": r.n_claims,
-            "hallucination rate (micro)": r.micro_rate,
-            "macro": r.macro_rate,
-            "answers with a hallucination": r.answer_level_rate,
-            "fabrication rate": r.fabrication_rate,
-            "contradiction rate": r.contradiction_rate,
-        }
-        for name, r in report.rates.items()
-    ]
+st.caption(
+    "Answers with a hallucination = share of answers with at least one hallucinated claim "
+    "(abstentions counted apart; answering a should-abstain case counts). Claims hallucinated "
+    "= hallucinated claims / all claims, pooled. Abstained = empty, refusal, nonsense or no "
+    "checkable claim, on cases expecting an answer. Intervals are 95%."
 )
+rates = rates_frame(report)
 pct = st.column_config.NumberColumn(format="percent")
 st.dataframe(
     rates,
     hide_index=True,
-    column_config={c: pct for c in rates.columns if c not in ("system", "answers", "claims")},
+    column_config={
+        c: pct
+        for c in rates.columns
+        if c not in ("system", "answers", "claims") and not c.startswith("95% CI")
+    },
 )
 comparison = report.comparison
 if comparison is not None:
-    ch = comparison.rate_change
+    ch = comparison.gated_change()
     if ch.estimate is not None:
         ci = (
             f"95% CI {ch.ci_low:+.1%} to {ch.ci_high:+.1%}"
             if ch.ci_low is not None and ch.ci_high is not None
             else "no interval"
         )
+        label = MEASURE_LABELS[comparison.gated_measure]
         st.metric(
-            f"Rate change, {comparison.candidate} − {comparison.baseline}",
+            f"Rate change ({label}, gated), {comparison.candidate} − {comparison.baseline}",
             f"{ch.estimate:+.1%}",
             delta=ci,
             delta_color="off",
             help=f"Paired bootstrap over {ch.n_cases} cases, {ch.resamples} resamples, "
             f"seed {ch.seed}. Positive = worse.",
         )
+    st.dataframe(
+        changes_frame(report),
+        hide_index=True,
+        column_config={"change": st.column_config.NumberColumn(format="percent")},
+    )
     if comparison.new_hallucination_types:
         st.warning(
             "New hallucination types in the candidate: "

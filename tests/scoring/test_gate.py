@@ -113,10 +113,12 @@ def test_harness_error_wins_over_everything():
     assert "block_on_severity" in rules(d, GateStatus.FAILED)  # other findings still listed
 
 
-def test_no_claims_at_all_passes_with_null_rates():
+def test_no_claims_at_all_fails_nothing_was_measured():
+    # Every answer abstained (no checkable claim): a gate that measured nothing cannot pass.
     d = run_gate({i: [] for i in range(4)}, baseline_claims={i: [] for i in range(4)})
-    assert d.status == GateStatus.PASSED
-    assert any("no claims" in r.message for r in d.reasons)
+    assert d.status == GateStatus.FAILED
+    assert "answers_measured" in rules(d, GateStatus.FAILED)
+    assert any("nothing to measure" in r.message for r in d.reasons)
 
 
 def test_review_queue_orders_by_severity_and_adds_risky_claims():

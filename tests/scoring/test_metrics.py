@@ -85,7 +85,7 @@ def test_system_rates_micro_macro_answer_level():
     analyses = [
         analysis("a", "x", U, S, S, S),  # 0.25
         analysis("b", "x", S, S),  # 0.0
-        analysis("c", "x"),  # no claims: excluded from macro, counted as clean answer
+        analysis("c", "x"),  # no claims: an abstention, in no hallucination rate
         analysis("d", "x", C, C, C, C, C, C),  # 1.0
         analysis("e", "x", U, harness_error="boom"),  # excluded entirely
         analysis("a", "y", U),  # other system
@@ -94,13 +94,17 @@ def test_system_rates_micro_macro_answer_level():
     assert r.n_answers == 4 and r.n_claims == 12
     assert r.micro_rate == pytest.approx(7 / 12)
     assert r.macro_rate == pytest.approx((0.25 + 0.0 + 1.0) / 3)
-    assert r.answer_level_rate == 0.5
+    assert r.answer_level_rate == pytest.approx(2 / 3)  # a and d of a, b, d
+    assert r.n_rated_answers == 3 and r.n_hallucinated_answers == 2
+    assert r.abstention_rate == 0.25 and r.n_abstained == 1
+    assert r.abstention_reasons == {"no checkable claim": 1}
     assert r.contradiction_rate == pytest.approx(6 / 12)
 
 
 def test_system_rates_all_empty_is_null():
     r = system_rates([analysis("a", "x")], "x")
-    assert r.micro_rate is None and r.macro_rate is None and r.answer_level_rate == 0.0
+    assert r.micro_rate is None and r.macro_rate is None and r.answer_level_rate is None
+    assert r.abstention_rate == 1.0 and r.answer_level_interval is None
 
 
 def test_paired_bootstrap_is_reproducible_and_brackets_estimate():
