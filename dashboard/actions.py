@@ -42,8 +42,11 @@ def import_report(db: str, data: bytes, name: str = "upload") -> str:
         report = parse_report(data, source=name)
     except HalgateError as exc:
         raise ActionError(f"Not loaded: {_message(exc)}") from None
-    with Store(db) as store:
-        return store.save_run(report)
+    try:
+        with Store(db) as store:
+            return store.save_run(report)
+    except HalgateError as exc:  # a run with this id is stored already; a newer database
+        raise ActionError(f"Not loaded: {_message(exc)}") from None
 
 
 def _policy(suite_dir: Path, choice: str, toml: bytes | None, work: Path) -> Policy:

@@ -66,25 +66,36 @@ def saved(db: Path, **knobs) -> Path:
 # --------------------------------------------------------------------------- sign-off rights
 
 SIGN_OFF = [
-    # HALGATE_RELEASE_MANAGERS, reviewer, may sign off (the run policy names only rita)
-    (None, "rita", True),
-    (None, "zoe", False),
+    # HALGATE_RELEASE_MANAGERS, reviewer, may sign off (the run policy names only rita; the
+    # server's halgate.toml names only cara)
+    (None, "rita", False),  # a run's policy never grants the right
+    (None, "cara", True),  # the config file applies while the variable is unset
     ("omar, zoe", "zoe", True),
-    ("omar, zoe", "rita", False),  # the variable replaces the policy's list, never adds to it
-    (" , ", "rita", True),  # set but naming nobody: the policy's list applies
+    ("omar, zoe", "cara", False),  # the variable replaces the config file's list
+    (" , ", "cara", True),  # set but naming nobody: the config file applies
 ]
 
 
+def _server_config(folder: Path, monkeypatch) -> None:
+    """A halgate.toml in the working directory naming cara as the release manager."""
+    (folder / "halgate.toml").write_text('[review]\nrelease_managers = ["cara"]\n')
+    monkeypatch.chdir(folder)
+
+
 @pytest.mark.parametrize("env, reviewer, allowed", SIGN_OFF)
-def test_release_managers_are_the_variable_when_set_else_the_policy(env, reviewer, allowed):
+def test_release_managers_are_the_variable_when_set_else_the_server_config(
+    env, reviewer, allowed, tmp_path, monkeypatch
+):
+    _server_config(tmp_path, monkeypatch)
     environ = {} if env is None else {ENV: env}
-    managers = release_managers(Policy(release_managers=["rita"]), environ)
+    managers = release_managers(environ)
     assert may_sign_off(reviewer, managers) is allowed
-    assert release_managers({"release_managers": ["rita"]}, environ) == managers
+    assert "rita" not in managers
 
 
 @pytest.mark.parametrize("env, reviewer, allowed", SIGN_OFF)
 def test_cli_and_dashboard_agree_on_who_may_sign_off(env, reviewer, allowed, tmp_path, monkeypatch):
+    _server_config(tmp_path, monkeypatch)
     if env is None:
         monkeypatch.delenv(ENV, raising=False)
     else:
@@ -101,7 +112,7 @@ def test_cli_and_dashboard_agree_on_who_may_sign_off(env, reviewer, allowed, tmp
     assert not at.exception
     assert any(f"APPROVE recorded by {reviewer}" in s for s in texts(at.success)) is allowed
     assert any("not a release manager" in e for e in texts(at.error)) is not allowed
-    expected = release_managers(Policy(release_managers=["rita"]))
+    expected = release_managers()
     assert f"Release managers: {', '.join(expected)}" in texts(at.caption)
 
     for db in (cli_db, dash_db):

@@ -25,6 +25,7 @@ FLAGS = {
     "server.runOnSave": "false",
     "server.fileWatcherType": "none",
     "client.toolbarMode": "minimal",
+    "client.showErrorDetails": "none",  # no tracebacks or exception text in the browser
     "theme.base": "light",
     "theme.primaryColor": "#1f4e79",
 }

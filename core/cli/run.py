@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..errors import HalgateError
-from ..models import Mode
+from ..errors import HalgateError, StoreError, UsageError
+from ..models import Mode, RunReport
 from .app import SuiteArg, app, fail, out
 from .llm_options import (
     ApiKeyOpt,
@@ -29,6 +30,45 @@ JudgeOpt = Annotated[
         "when OPENAI_API_KEY / OPENAI_BASE_URL or the config file set an endpoint, else offline.",
     ),
 ]
+
+
+def check_run_options(
+    mode: Mode,
+    baseline: str,
+    candidate: str,
+    policy: Path | None,
+    out_path: Path | None,
+    db: Path | None,
+) -> None:
+    """Refuse options that would fail only after judging (exit 4 before any work)."""
+    from ..store import check_db_target, writable_target
+
+    if mode in (Mode.COMPARE, Mode.PAIRWISE) and baseline == candidate:
+        raise UsageError(
+            f"--baseline and --candidate are both {baseline!r}: compare two different systems"
+        )
+    if policy is not None and policy.is_dir():
+        raise UsageError(f"--policy {policy}: is a directory, not a policy TOML file")
+    if out_path is not None:
+        writable_target(out_path, "--out")
+    if db is not None:
+        check_db_target(db, "--db")
+
+
+def _save(report: RunReport, db: Path, out_path: Path | None) -> None:
+    """Save the run; a database that fails now is one clear error, and a report file
+    written for this run is removed again so that nothing is left behind."""
+    from ..store import Store
+
+    try:
+        with Store(db) as store:
+            store.save_run(report)
+    except (HalgateError, sqlite3.Error) as exc:
+        if out_path is not None:
+            out_path.unlink(missing_ok=True)
+        if isinstance(exc, sqlite3.Error):
+            raise StoreError(f"--db {db}: cannot save the run: {exc}") from None
+        raise
 
 
 @app.command(short_help="Evaluate a suite, save it, exit with the gate's code.")
@@ -99,6 +139,7 @@ def run(
     from .llm_options import dry_run_text
 
     try:
+        check_run_options(mode, baseline, candidate, policy, out_path, None if no_save else db)
         s = load_suite(suite)
         pol = resolve_policy(policy, suite)
         j = build_judge(
@@ -121,10 +162,7 @@ def run(
         if out_path:
             write_report(report, out_path)
         if not no_save:
-            from ..store import Store
-
-            with Store(db) as store:
-                store.save_run(report)
+            _save(report, db, out_path)
     except HalgateError as exc:
         raise fail(exc) from None
     out.print(summary_text(report), markup=False, end="")

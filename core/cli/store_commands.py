@@ -37,8 +37,8 @@ def _run_arg(purpose: str) -> Any:
 
 
 _MANAGERS = (
-    "one of $HALGATE_RELEASE_MANAGERS (comma-separated) when that is set, which replaces the "
-    "run policy's release_managers; otherwise one of the policy's list"
+    "one of $HALGATE_RELEASE_MANAGERS (comma-separated) when that is set, else of "
+    "[review] release_managers in halgate.toml; a run's policy never grants it"
 )
 
 
@@ -231,8 +231,9 @@ def signoff(
 ) -> None:
     """Approve or reject a run as a release manager.
 
-    Release managers are the names in $HALGATE_RELEASE_MANAGERS (comma-separated) when it is
-    set, which replace the run policy's release_managers; otherwise the policy's list.
+    Release managers come from this server's configuration only: the names in
+    $HALGATE_RELEASE_MANAGERS (comma-separated) when it is set, else release_managers in the
+    [review] section of halgate.toml. A run's policy (suite or uploaded report) grants nothing.
     """
     with store_at(db) as store:
         s = store.sign_off(run_id, decision.value, reviewer, comment)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,24 +42,64 @@ class _Problems:
         self.items.append(f"{where}: {field}: {message}")
 
 
+def _read_text(path: Path, problems: _Problems) -> str | None:
+    """The file as UTF-8 text, or None after recording why it cannot be read."""
+    if path.is_dir():
+        problems.add(path, None, "(file)", "is a directory, not a file")
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        problems.add(path, None, "(file)", f"cannot read: {exc.strerror or exc}")
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        problems.add(path, line, "(file)", f"not UTF-8 text (byte {exc.start})")
+        return None
+
+
+def _json_value(raw: str) -> Any:
+    """json.loads, with nesting too deep for the parser reported like any invalid JSON."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
+def _surrogate_field(obj: dict[str, Any]) -> str | None:
+    """The first field holding a lone surrogate (\\ud800 escapes): no UTF-8 file can hold it."""
+    for key, value in obj.items():
+        try:
+            json.dumps({key: value}, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return str(key).encode("utf-8", "replace").decode("utf-8")
+    return None
+
+
 def read_jsonl(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, object) for each non-blank line; bad lines become problems."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
-        problems.add(path, line, "(file)", f"not UTF-8 text (byte {exc.start})")
+    text = _read_text(path, problems)
+    if text is None:
         return
     for lineno, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = _json_value(raw)
         except json.JSONDecodeError as exc:
             problems.add(path, lineno, "(json)", f"invalid JSON: {exc.msg} (column {exc.colno})")
             continue
+        except ValueError as exc:
+            problems.add(path, lineno, "(json)", f"invalid JSON: {exc}")
+            continue
         if not isinstance(obj, dict):
             problems.add(path, lineno, "(json)", "expected a JSON object")
+            continue
+        field = _surrogate_field(obj)
+        if field is not None:
+            problems.add(path, lineno, field, "contains a lone surrogate (an invalid \\u escape)")
             continue
         yield lineno, obj
 
@@ -93,11 +134,8 @@ def _load_documents(folder: Path, p: _Problems) -> dict[str, tuple[Document, Pat
         for f in sorted(doc_dir.iterdir()):
             if f.suffix.lower() not in {".txt", ".md"}:
                 continue
-            try:
-                text = f.read_bytes().decode("utf-8")
-            except UnicodeDecodeError as exc:
-                line = f.read_bytes()[: exc.start].count(b"\n") + 1
-                p.add(f, line, "(file)", f"not UTF-8 text (byte {exc.start})")
+            text = _read_text(f, p)
+            if text is None:
                 continue
             if f.stem in docs:
                 p.add(f, None, "doc_id", f"duplicate id {f.stem!r} (also in {docs[f.stem][1]})")
@@ -175,19 +213,65 @@ def _content_hash(folder: Path) -> str:
     return h.hexdigest()
 
 
+def _links_outside(folder: Path) -> list[str]:
+    """Symbolic links in the folder whose target lies outside it (never followed)."""
+    root = folder.resolve()
+    found = []
+    for here, dirs, files in os.walk(folder, followlinks=False):
+        for name in sorted(dirs + files):
+            path = Path(here) / name
+            if not path.is_symlink():
+                continue
+            try:
+                inside = path.resolve().is_relative_to(root)
+            except (OSError, RuntimeError):  # a loop of links
+                inside = False
+            if not inside:
+                found.append(
+                    f"{path}: (link): symbolic link points outside the suite folder (not followed)"
+                )
+    return found
+
+
+def _suite_name(meta: Path, default: str, p: _Problems) -> str:
+    """The ``name`` of suite.json, else ``default``."""
+    text = _read_text(meta, p)
+    if text is None:
+        return default
+    try:
+        data = _json_value(text)
+    except ValueError as exc:  # JSONDecodeError is a ValueError too
+        p.add(meta, None, "(json)", f"invalid suite.json: {exc}")
+        return default
+    if not isinstance(data, dict):
+        p.add(meta, None, "(json)", "invalid suite.json: expected a JSON object")
+        return default
+    name = data.get("name", default)
+    if not isinstance(name, str) or not name.strip():
+        p.add(meta, None, "name", "must be a non-empty string")
+        return default
+    if _surrogate_field({"name": name}) is not None:
+        p.add(meta, None, "name", "contains a lone surrogate (an invalid \\u escape)")
+        return default
+    return name
+
+
 def load_suite(folder: Path | str) -> Suite:
-    """Load and validate a suite folder; raise SuiteError listing every problem."""
+    """Load and validate a suite folder; raise SuiteError listing every problem.
+
+    Symbolic links that point outside the folder are refused before anything is read.
+    """
     folder = Path(folder)
     if not folder.is_dir():
         raise SuiteError([f"{folder}: (folder): not a directory"])
+    links = _links_outside(folder)
+    if links:
+        raise SuiteError(links)
     p = _Problems()
     name = folder.resolve().name
     meta = folder / "suite.json"
     if meta.exists():
-        try:
-            name = json.loads(meta.read_text(encoding="utf-8")).get("name", name)
-        except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
-            p.add(meta, None, "(json)", f"invalid suite.json: {exc}")
+        name = _suite_name(meta, name, p)
     docs = _load_documents(folder, p)
     if (
         not docs

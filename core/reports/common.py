@@ -6,6 +6,7 @@ override history, so exports show what the gate decided on and who changed what.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -21,6 +22,32 @@ class OverrideLike(Protocol):
     claim_id: str
     reviewer: str
     comment: str
+
+
+# Characters XML 1.0 forbids (C0 controls but tab/newline/CR, lone surrogates, U+FFFE/FFFF).
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# Terminal escapes (CSI ... final, OSC ... BEL/ST, other ESC x), then any control character
+# but newline and tab, C1 controls, and the bidirectional overrides that reorder a line.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.?")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters an XML 1.0 document may not contain."""
+    return _XML_ILLEGAL.sub("", text)
+
+
+def terminal_text(text: str) -> str:
+    """``text`` safe to print to a terminal: escape sequences and control characters gone."""
+    return _CONTROLS.sub("", _ESCAPES.sub("", text))
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A CSV cell a spreadsheet will not run: text starting = + - @ tab or CR gets a ``'``."""
+    if isinstance(value, str) and value.startswith(_FORMULA_LEADS):
+        return "'" + value
+    return value
 
 
 def policy_of(report: RunReport) -> Policy:

@@ -16,7 +16,7 @@ import jsonschema
 from pydantic import ValidationError
 
 from ..errors import ReportError
-from ..models import RunReport
+from ..models import SCHEMA_VERSION, RunReport
 from ..run.parallel import worker_count
 from .schemas import load_schema
 
@@ -124,15 +124,49 @@ def report_to_json(report: RunReport) -> str:
 
 
 def write_report(report: RunReport, path: Path | str) -> Path:
-    """Validate, then write atomically (a crash never leaves half a report)."""
+    """Validate, then write atomically (a crash never leaves half a report).
+
+    A path that cannot be written is a ReportError naming it; no temporary file is left.
+    """
     path = Path(path)
     text = report_to_json(report)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate that slipped past the inputs
+        raise ReportError(f"{path}: report holds text that is not valid Unicode: {exc}") from None
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise ReportError(f"{path}: cannot write the report: {exc.strerror or exc}") from None
     return path
+
+
+def _check_schema_version(data: JsonValue, source: str) -> None:
+    """Refuse a report written for a newer schema than this halgate's (names both)."""
+    if not isinstance(data, Mapping) or "schema_version" not in data:
+        return
+    found = data["schema_version"]
+    try:
+        if not isinstance(found, str):
+            raise ValueError(found)
+        parts = tuple(int(x) for x in found.split("."))
+    except ValueError:
+        raise ReportError(
+            f"{source}: schema_version {found!r} is not a version like {SCHEMA_VERSION!r}"
+        ) from None
+    ours = tuple(int(x) for x in SCHEMA_VERSION.split("."))
+    if parts > ours:
+        raise ReportError(
+            f"{source}: report schema_version {found} is newer than this halgate's "
+            f"{SCHEMA_VERSION}; upgrade halgate to load it"
+        )
 
 
 def parse_report(text: str | bytes, source: str = "report") -> RunReport:
@@ -141,6 +175,9 @@ def parse_report(text: str | bytes, source: str = "report") -> RunReport:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ReportError(f"{source}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ReportError(f"{source}: not valid JSON: nested too deeply") from None
+    _check_schema_version(data, source)
     validate_report_data(data, source)
     try:
         return RunReport.model_validate(data)

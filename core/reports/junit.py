@@ -3,7 +3,9 @@
 One testsuite per system, one testcase per claim. A claim of the gated system that sits in
 the review queue (effective verdicts) fails; every other claim passes. The gated system's
 suite also has a ``gate decision`` testcase (failure unless PASSED, error on harness errors)
-and an error testcase per answer the judge could not analyse.
+and an error testcase per answer the judge could not analyse. Characters XML 1.0 forbids
+(control characters, lone surrogates) are dropped from every name, attribute and text, so
+the file always parses.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import xml.etree.ElementTree as ET
 
 from ..models import ClaimJudgement, GateStatus, RunReport
 from ..review.queue import queue_ids
+from .common import xml_text
 
 _MAX_NAME = 80
 
@@ -94,5 +97,9 @@ def junit_xml(report: RunReport) -> str:
         for k in totals:
             totals[k] += counts[k]
     root.attrib.update({k: str(v) for k, v in totals.items()})
+    for el in root.iter():
+        el.attrib = {k: xml_text(v) for k, v in el.attrib.items()}
+        if el.text:
+            el.text = xml_text(el.text)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

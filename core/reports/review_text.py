@@ -1,6 +1,8 @@
 """Plain-text views of review data (runs list, queue, overrides, agreement, sign-offs).
 
 Used by the `halgate runs/show/review/gate` commands; pure functions of store records.
+Claims, quotes, comments and names are untrusted text printed to a terminal: every view
+drops escape sequences and control characters (``terminal_text``) from what it returns.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from collections.abc import Sequence
 
 from ..models import ClaimJudgement, GateDecision
 from ..models.review import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
+from .common import terminal_text
 from .summary import pct, signed_pct
 
 
@@ -29,7 +32,7 @@ def runs_table(rows: Sequence[RunRow]) -> str:
             f"{r.status.value:<14}{pct(r.micro_rate):>7}{signed_pct(r.rate_change):>8}"
             f"{review:>9}{r.n_overrides:>7}{pct(r.agreement):>7}  {signoff}"
         )
-    return "\n".join(lines) + "\n"
+    return terminal_text("\n".join(lines) + "\n")
 
 
 def _labels(c: ClaimJudgement) -> str:
@@ -49,7 +52,9 @@ def override_line(o: Override) -> str:
         if v is not None
     ]
     what = " ".join(changes) or "confirmed"
-    return f"#{o.id} {o.claim_id} {what} by {o.reviewer} at {o.created_at}: {o.comment}"
+    return terminal_text(
+        f"#{o.id} {o.claim_id} {what} by {o.reviewer} at {o.created_at}: {o.comment}"
+    )
 
 
 def review_lines(items: Sequence[ReviewItem], pending_only: bool = False) -> str:
@@ -71,7 +76,7 @@ def review_lines(items: Sequence[ReviewItem], pending_only: bool = False) -> str
             lines.append(f"    override {override_line(i.latest_override)}")
     pending = sum(1 for i in items if not i.reviewed)
     lines.append(f"{len(items)} claim(s) in the queue, {pending} pending")
-    return "\n".join(lines) + "\n"
+    return terminal_text("\n".join(lines) + "\n")
 
 
 def agreement_lines(a: JudgeAgreement) -> str:
@@ -99,11 +104,11 @@ def signoff_lines(signoffs: Sequence[SignOff]) -> str:
             f"  #{s.id} {s.decision.value} by {s.reviewer} at {s.created_at} on decision "
             f"{s.decision_status.value}: {s.comment}{stale}"
         )
-    return "\n".join(lines) + "\n"
+    return terminal_text("\n".join(lines) + "\n")
 
 
 def decision_lines(d: GateDecision) -> str:
     """The gate decision with every reason (what `halgate gate` prints)."""
     lines = [f"Gate: {d.status.value} (exit code {d.exit_code}) for {d.gated_system}"]
     lines += [f"  [{r.status.value}] {r.rule}: {r.message}" for r in d.reasons]
-    return "\n".join(lines) + "\n"
+    return terminal_text("\n".join(lines) + "\n")

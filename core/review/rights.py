@@ -1,41 +1,70 @@
 """Who may sign off a run: one rule for the CLI, the dashboard and the store.
 
 A release manager's sign-off is the final word on a release, so both faces must agree on who
-is one. The list comes from the server's configuration when it is set (the
-``HALGATE_RELEASE_MANAGERS`` variable) and only otherwise from the run's policy.
+is one, and nobody may name themselves one. The list comes from the server's configuration
+only: the ``HALGATE_RELEASE_MANAGERS`` variable when it is set, else ``release_managers`` in
+the ``[review]`` section of the config file the LLM judge also reads (``halgate.toml`` in the
+working directory, else ``~/.config/halgate/config.toml``)::
+
+    [review]
+    release_managers = ["carol", "dan"]
+
+Never from a run's policy: a suite's ``policy.toml`` or an uploaded report is written by
+whoever wants the release through, so a ``release_managers`` list there grants nothing.
 """
 
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from pathlib import Path
 
-from ..errors import PermissionDeniedError
-from ..inputs.policy import Policy
+from ..errors import PermissionDeniedError, UsageError
+from ..judges.llm.config import config_paths
 
 ENV_VAR = "HALGATE_RELEASE_MANAGERS"
+CONFIG_KEY = "[review] release_managers"
+
+
+def _names(values: Sequence[object]) -> list[str]:
+    """Stripped, non-empty names; duplicates dropped, first occurrence kept."""
+    return list(dict.fromkeys(str(n).strip() for n in values if str(n).strip()))
+
+
+def _configured(paths: Sequence[Path]) -> list[str]:
+    """``release_managers`` of the ``[review]`` section of the first config file found."""
+    for path in paths:
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise UsageError(f"{path}: not valid TOML: {exc}") from None
+        section = data.get("review", {})
+        names = section.get("release_managers", []) if isinstance(section, dict) else None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise UsageError(f"{path}: {CONFIG_KEY} must be a list of names")
+        return _names(names)
+    return []
 
 
 def release_managers(
-    policy: Policy | Mapping[str, Any], env: Mapping[str, str] | None = None
+    env: Mapping[str, str] | None = None, paths: Sequence[Path] | None = None
 ) -> list[str]:
-    """Who may sign off a run decided under ``policy``.
+    """Who may sign off any run, from the server's configuration only.
 
     When ``HALGATE_RELEASE_MANAGERS`` is set in ``env`` (default: the process environment) to
-    a comma-separated list of names, that list *is* the set of release managers: it replaces
-    the policy's ``release_managers``, it is not added to it. When the variable is unset or
-    holds no name, the policy's ``release_managers`` apply. Names are stripped; duplicates
-    are dropped, first occurrence kept. ``policy`` may be a Policy or a report's policy dict.
+    a comma-separated list of names, that list is the set of release managers; otherwise the
+    ``[review] release_managers`` list of the first config file in ``paths`` (default: the
+    files the LLM judge reads). A run's policy is never consulted. Names are stripped;
+    duplicates are dropped, first occurrence kept.
     """
     env = os.environ if env is None else env
-    configured = [n.strip() for n in env.get(ENV_VAR, "").split(",") if n.strip()]
+    configured = _names(env.get(ENV_VAR, "").split(","))
     if configured:
-        return list(dict.fromkeys(configured))
-    names = (
-        policy.release_managers if isinstance(policy, Policy) else policy.get("release_managers")
-    )
-    return list(dict.fromkeys(str(n).strip() for n in names or [] if str(n).strip()))
+        return configured
+    return _configured(config_paths() if paths is None else paths)
 
 
 def may_sign_off(reviewer: str, managers: Sequence[str]) -> bool:
@@ -48,7 +77,7 @@ def check_sign_off(reviewer: str, managers: Sequence[str], run_id: str) -> None:
     if not managers:
         raise PermissionDeniedError(
             f"sign-off refused: no release managers are configured for run {run_id} "
-            f"(set release_managers in the policy or {ENV_VAR})"
+            f"(set {ENV_VAR} or {CONFIG_KEY} in halgate.toml on this server)"
         )
     if not may_sign_off(reviewer, managers):
         raise PermissionDeniedError(

@@ -20,6 +20,7 @@ from ..models.review import (
     SignOffDecision,
 )
 from ..review.effective import apply_override, effective_report, judge_agreement
+from .preflight import check_db_target, writable_target
 from .schema import SCHEMA_VERSION
 from .store import Store
 
@@ -35,6 +36,8 @@ __all__ = [
     "SignOffDecision",
     "Store",
     "apply_override",
+    "check_db_target",
     "effective_report",
     "judge_agreement",
+    "writable_target",
 ]

@@ -123,7 +123,39 @@ def m0003_run_summaries_table(db: Database) -> None:
     db.execute("PRAGMA user_version = 3")
 
 
+@_migration("0004_append_only_against_replace")
+def m0004_append_only_against_replace(db: Database) -> None:
+    """``INSERT OR REPLACE`` may not overwrite an override, sign-off or audit entry.
+
+    REPLACE deletes the conflicting row without firing the delete triggers (unless
+    ``PRAGMA recursive_triggers`` is on, per connection), so an insert that reuses an
+    existing id is refused before SQLite resolves the conflict, whatever the pragma says.
+    """
+    for table in APPEND_ONLY:
+        db.execute(
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_replace BEFORE INSERT ON {table} "
+            f"WHEN NEW.id IS NOT NULL AND EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id) "
+            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
+        )
+    db.execute("PRAGMA user_version = 4")
+
+
 SCHEMA_VERSION = len(_NAMES)
+
+
+def newer_schema_error(found: int, where: str) -> StoreError:
+    """The error for a database written by a newer halgate (names both versions)."""
+    return StoreError(
+        f"{where}: database schema version {found} is newer than this halgate's "
+        f"{SCHEMA_VERSION}; upgrade halgate (nothing was changed)"
+    )
+
+
+def check_version(db: Database, where: str) -> None:
+    """Refuse, before anything is written, a file whose ``user_version`` is ahead of us."""
+    found = db.execute("PRAGMA user_version").fetchone()[0]
+    if found > SCHEMA_VERSION:
+        raise newer_schema_error(found, where)
 
 
 def schema_version(db: Database) -> int:

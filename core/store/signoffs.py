@@ -66,9 +66,10 @@ class SignOffMixin:
     ) -> SignOff:
         """Record APPROVED / REJECTED by a release manager against the current decision.
 
-        Who may sign off is ``halgate.review.release_managers`` of the run's policy (the
-        ``HALGATE_RELEASE_MANAGERS`` list when set, else the policy's) unless the caller
-        passes the list; anyone else is refused with PermissionDeniedError.
+        Who may sign off is ``halgate.review.release_managers()``, the server's configuration
+        (``HALGATE_RELEASE_MANAGERS``, else ``[review] release_managers`` in halgate.toml),
+        never the run's policy, unless the caller passes the list; anyone else is refused
+        with PermissionDeniedError.
         """
         run_id = self.resolve(run_id)
         choice = parse_decision(decision)
@@ -76,9 +77,7 @@ class SignOffMixin:
             raise UsageError("a sign-off needs a reviewer name and a comment")
         report = self.load_report(run_id)
         managers = (
-            list(release_managers)
-            if release_managers is not None
-            else rights.release_managers(report.policy)
+            list(release_managers) if release_managers is not None else rights.release_managers()
         )
         rights.check_sign_off(reviewer, managers, run_id)
         inputs = self.inputs_hash(run_id)

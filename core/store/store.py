@@ -3,7 +3,8 @@
 The CLI and the dashboard call these methods and never build SQL. Writes that touch several
 tables run in one ``BEGIN IMMEDIATE`` transaction, so concurrent reviewers queue on the busy
 timeout instead of failing or losing a row. Overrides, sign-offs and the audit log are
-append-only (triggers refuse UPDATE and DELETE).
+append-only (triggers refuse UPDATE, DELETE and an INSERT OR REPLACE of an existing id). A
+stored run is never replaced: saving a different report under its id is refused.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .rows import (
     run_row_of,
     value_or_none,
 )
-from .schema import migrate, schema_version
+from .schema import check_version, migrate, schema_version
 from .signoffs import SignOffMixin
 
 DEFAULT_TIMEOUT = 30.0
@@ -67,8 +68,10 @@ class Store(SignOffMixin):
             conn = sqlite3.connect(str(self.path), timeout=timeout)
             conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
             self.db = Database(conn, execute_plugins=False)
+            check_version(self.db, str(self.path))  # before WAL mode rewrites the header
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA foreign_keys = ON")
+            self.db.execute("PRAGMA recursive_triggers = ON")
             migrate(self.db)
         except (sqlite3.DatabaseError, StoreError) as exc:
             if conn is not None:
@@ -129,7 +132,11 @@ class Store(SignOffMixin):
         raise NotFoundError(f"run {run_id!r} not found in {self.path} (see `halgate runs`)")
 
     def save_run(self, report: RunReport, actor: str | None = None) -> str:
-        """Store a judged report and its claims; saving the same report again is a no-op."""
+        """Store a judged report and its claims; saving the same report again is a no-op.
+
+        A different report under a run id already stored (an imported file reusing an id) is
+        refused with StoreError: the stored run, its reviews and sign-offs stay as they are.
+        """
         digest = eff.report_hash(report)
         row = run_columns(report, digest)
         with self._write():
@@ -138,15 +145,16 @@ class Store(SignOffMixin):
             ).fetchone()
             if old is not None and old[0] == digest:
                 return report.run_id
+            if old is not None:
+                raise StoreError(
+                    f"run {report.run_id} already exists in {self.path} with different "
+                    "content; it was not replaced (a report must carry a new run_id)"
+                )
             names = ", ".join(row)
-            updates = ", ".join(f"{k} = excluded.{k}" for k in row if k != "run_id")
             self.db.execute(
-                f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))}) "
-                f"ON CONFLICT(run_id) DO UPDATE SET {updates}",
+                f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))})",
                 list(row.values()),
             )
-            self.db.execute("DELETE FROM run_summaries WHERE run_id = ?", [report.run_id])
-            self.db.execute("DELETE FROM claims WHERE run_id = ?", [report.run_id])
             claims = [claim_row(report.run_id, c) for a in report.analyses for c in a.claims]
             if claims:
                 self.db.table("claims").insert_all(claims)
@@ -156,8 +164,7 @@ class Store(SignOffMixin):
                 "status": report.decision.status.value,
                 "claims": len(claims),
             }
-            action = "save_run" if old is None else "update_run"
-            self._audit(actor or _whoami(), action, report.run_id, detail)
+            self._audit(actor or _whoami(), "save_run", report.run_id, detail)
         self._refresh(report.run_id, judged=report)
         return report.run_id
 

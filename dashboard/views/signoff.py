@@ -1,9 +1,9 @@
 """Sign-off: the release manager's final word, recorded against the decision it was made on.
 
-Only release managers may sign off: ``halgate.review.release_managers`` (the
-``HALGATE_RELEASE_MANAGERS`` list when set, else the run policy's), the rule ``halgate
-signoff`` applies too; the store refuses anyone else and the page shows its message. A
-sign-off followed by an override is shown as stale.
+Only release managers may sign off: ``halgate.review.release_managers()`` (the server's
+configuration, never the run's policy), the rule ``halgate signoff`` applies too; the store
+refuses anyone else and the page shows its message. A sign-off followed by an override is
+shown as stale.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ else:
     st.caption("No overrides yet.")
 
 st.subheader("Sign-offs")
-managers = release_managers(report.policy)
+managers = release_managers()
 signed = loaders.signoffs(db, run_id)
 for s in reversed(signed):
     line = (
@@ -75,6 +75,7 @@ def _sign(decision: str) -> None:
     except HalgateError as exc:
         state.flash(str(exc), "error")
         return
+    st.session_state["so-comment"] = ""  # only now: a refused sign-off keeps the comment
     loaders.invalidate()
     state.flash(f"{decision.upper()} recorded by {who}.")
 
@@ -82,7 +83,7 @@ def _sign(decision: str) -> None:
 st.caption(
     state.plain("Release managers: " + (", ".join(managers) if managers else "none configured"))
 )
-with st.form("signoff", clear_on_submit=True):
+with st.form("signoff"):
     st.text_area("Comment", key="so-comment")
     a, r = st.columns(2)
     a.form_submit_button("Approve", type="primary", on_click=_sign, args=("approve",))

@@ -123,7 +123,8 @@ def test_runs_and_show_list_overrides_and_judge_agreement(db):
     assert "CONTRADICTED 50.0% (1/2)" in show.output
 
 
-def test_signoff_refused_then_accepted_then_stale(db):
+def test_signoff_refused_then_accepted_then_stale(db, monkeypatch):
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
     r = cli("signoff", RUN, "--decision", "approve", "-r", "mallory", "-m", "ship", "--db", db)
     assert r.exit_code == 4 and "'mallory' is not a release manager" in r.output
     r = cli("signoff", RUN, "--decision", "reject", "-r", "rita", "-m", "critical", "--db", db)
@@ -218,12 +219,12 @@ def test_every_store_command_option_is_documented():
 
 
 @pytest.mark.skipif(not EXAMPLE_SUITE.exists(), reason="example suite not present")
-def test_example_suite_failed_to_passed_by_reviewing_the_queue(tmp_path):
+def test_example_suite_failed_to_passed_by_reviewing_the_queue(tmp_path, monkeypatch):
     """Acceptance: overturn the CRITICAL claims of the example suite, confirm the rest."""
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
     policy = tmp_path / "policy.toml"
     policy.write_text(
-        "max_rate_increase = 1.0\nmax_fabrication_rate = 1.0\n"
-        'max_contradiction_rate = 1.0\nrelease_managers = ["rita"]\n'
+        "max_rate_increase = 1.0\nmax_fabrication_rate = 1.0\nmax_contradiction_rate = 1.0\n"
     )
     db = tmp_path / "ex.db"
     r = cli("run", EXAMPLE_SUITE, "-q", "--policy", policy, "--db", db)

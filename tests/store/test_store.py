@@ -184,7 +184,8 @@ def test_run_id_prefix_resolves_and_ambiguity_is_an_error(store_db):
     ]
 
 
-def test_sign_off_refused_for_non_managers(store_db):
+def test_sign_off_refused_for_non_managers(store_db, monkeypatch):
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
     store, run_id = saved(store_db)
     with pytest.raises(PermissionDeniedError, match="'mallory' is not a release manager"):
         store.sign_off(run_id, "approve", "mallory", "ship it")
@@ -195,7 +196,8 @@ def test_sign_off_refused_for_non_managers(store_db):
     assert store.signoffs(run_id) == []
 
 
-def test_sign_off_records_decision_and_goes_stale_after_an_override(store_db):
+def test_sign_off_records_decision_and_goes_stale_after_an_override(store_db, monkeypatch):
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
     store, run_id = saved(store_db)
     s = store.sign_off(run_id, "reject", "rita", "two critical contradictions")
     assert (s.decision, s.decision_status, s.stale) == (
@@ -213,7 +215,8 @@ def test_sign_off_records_decision_and_goes_stale_after_an_override(store_db):
     assert not fresh.stale and [x.stale for x in store.signoffs(run_id)] == [True, False]
 
 
-def test_audit_log_records_everything_and_is_append_only(store_db):
+def test_audit_log_records_everything_and_is_append_only(store_db, monkeypatch):
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
     store, run_id = saved(store_db)
     store.add_override(run_id, "q1/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="ana")
     store.sign_off(run_id, "approve", "rita", "fine")
@@ -235,11 +238,12 @@ def test_audit_log_records_everything_and_is_append_only(store_db):
     assert len(store.audit()) == 3
 
 
-def test_changed_report_under_same_id_is_an_update(store_db):
+def test_changed_report_under_same_id_is_refused_and_the_stored_run_kept(store_db):
     store, run_id = saved(store_db)
-    store.save_run(build_report(candidate={}, candidate_answers=GOOD_ANSWERS))
-    assert [e.action for e in store.audit(run_id)] == ["save_run", "update_run"]
-    assert store.list_runs()[0].status == GateStatus.PASSED
+    with pytest.raises(StoreError, match="already exists"):
+        store.save_run(build_report(candidate={}, candidate_answers=GOOD_ANSWERS))
+    assert [e.action for e in store.audit(run_id)] == ["save_run"]
+    assert store.list_runs()[0].status == GateStatus.FAILED
 
 
 def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path):
