@@ -17,7 +17,10 @@ By hand::
 Modes: ``overlap`` (default), ``echo-supported`` (every sentence SUPPORTED), ``prefer-a``
 (pairwise: always prefers whatever is shown first — a position-biased judge), ``gullible``
 (obeys an "ignore the instructions" sentence that appears OUTSIDE the data blocks, the way
-a model would if an answer escaped its delimiters).
+a model would if an answer escaped its delimiters), ``strict-schema`` (reads no prompt and
+answers exactly by the JSON Schema in ``response_format``, as a schema-following decoder
+does: enum values, arbitrary strings; a schema strict mode cannot take is refused with 400;
+see ``strict.py``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from .replies import CASE, case_blocks, completion, default_reply, parse_blocks
+from .strict import schema_instance, strict_reply, strict_schema_problem
 
 
 @dataclass
@@ -161,10 +165,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _respond(self, fake: FakeOpenAI, record: Recorded, b: Behaviour) -> None:
         fmt = (record.body.get("response_format") or {}).get("type")
         if fmt == "json_schema" and not fake.supports_json_schema:
-            record.outcome = "status 400"
-            msg = "response_format type 'json_schema' is not supported by this server"
-            self._json(400, {"error": {"message": msg, "type": "invalid_request_error"}})
+            self._refuse(record, "response_format type 'json_schema' is not supported")
             return
+        if fake.mode == "strict-schema" and b.kind == "default":
+            problem = (
+                strict_schema_problem(record.body["response_format"]["json_schema"]["schema"])
+                if fmt == "json_schema"
+                else "this server answers only with response_format type 'json_schema'"
+            )
+            if problem:
+                self._refuse(record, f"Invalid schema for response_format: {problem}")
+                return
         if b.kind == "drop":
             record.outcome = "dropped"
             self.close_connection = True
@@ -178,6 +189,10 @@ class _Handler(BaseHTTPRequestHandler):
         content = self._content(fake, record, b)
         record.outcome = "answered"
         self._json(200, completion(record.body, content, b.params.get("finish_reason", "stop")))
+
+    def _refuse(self, record: Recorded, message: str) -> None:
+        record.outcome = "status 400"
+        self._json(400, {"error": {"message": message, "type": "invalid_request_error"}})
 
     def _status(self, record: Recorded, params: dict[str, Any]) -> None:
         code = params.get("status", 500)
@@ -193,20 +208,23 @@ class _Handler(BaseHTTPRequestHandler):
             return b.params["content"]
         if b.kind == "json":
             return json.dumps(b.params["data"])
+        if fake.mode == "strict-schema" and b.kind == "default":
+            return strict_reply(record.body)
         reply = default_reply(record.body["messages"], b.params.get("mode", fake.mode))
         # In a batched reply, a scripted fault hits only the cases whose block matches.
         blocks = {ident: body for ident, body in case_blocks(record.user)}
+        cases = reply.get("cases", {"": reply})
         hit = [
-            c
-            for c in reply.get("cases", [reply])
-            if b.match is None or "case_id" not in c or b.match in blocks.get(c["case_id"], "")
+            ident
+            for ident in cases
+            if b.match is None or not ident or b.match in blocks.get(ident, "")
         ]
         if b.kind == "wrong_enum":
-            for ans in (a for c in hit for a in c.get("answers", [])):
+            for ans in (a for ident in hit for a in cases[ident].get("answers", {}).values()):
                 for claim in ans["claims"]:
                     claim["verdict"] = b.params.get("verdict", "TRUE")
         if b.kind == "omit_case":  # a batched reply that forgets the matching case(s)
-            reply["cases"] = [c for c in reply.get("cases", []) if c not in hit]
+            reply["cases"] = {k: v for k, v in reply.get("cases", {}).items() if k not in hit}
         text = json.dumps(reply)
         if b.kind == "truncate":
             return text[: len(text) // 2]
@@ -233,4 +251,7 @@ __all__ = [
     "case_blocks",
     "default_reply",
     "parse_blocks",
+    "schema_instance",
+    "strict_reply",
+    "strict_schema_problem",
 ]

@@ -12,7 +12,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="A local fake of the OpenAI chat-completions API.")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument(
-        "--mode", default="overlap", choices=["overlap", "echo-supported", "prefer-a", "gullible"]
+        "--mode",
+        default="overlap",
+        choices=["overlap", "echo-supported", "prefer-a", "gullible", "strict-schema"],
     )
     parser.add_argument("--latency", type=float, default=0.0, help="Seconds per reply.")
     args = parser.parse_args()

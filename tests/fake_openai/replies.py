@@ -136,8 +136,10 @@ def case_blocks(user: str) -> list[tuple[str, str]]:
 def default_reply(messages: list[dict[str, Any]], mode: str = "overlap") -> dict[str, Any]:
     """What the fake judge answers to a request it has no script for.
 
-    A batched request (``<case>`` blocks) gets ``{"cases": [...]}``, each case judged from
-    its own block only; text outside every block is read as instructions (``gullible``).
+    The reply speaks the v2 format: ``{"answers": {"A": {...}, "B": {...}}}``; a batched
+    request (``<case>`` blocks) gets ``{"cases": {"C1": {"answers": ...}, ...}}``, each case
+    judged from its own block only; text outside every block is read as instructions
+    (``gullible``).
     """
     system = next((m["content"] for m in messages if m["role"] == "system"), "")
     user = next((m["content"] for m in messages if m["role"] == "user"), "")
@@ -145,7 +147,7 @@ def default_reply(messages: list[dict[str, Any]], mode: str = "overlap") -> dict
     if cases:
         if mode == "gullible" and INJECTION.search(CASE.sub("", user)):
             mode = "echo-supported"
-        return {"cases": [{"case_id": i, **_claims(body, system, mode)} for i, body in cases]}
+        return {"cases": {ident: _claims(body, system, mode) for ident, body in cases}}
     return _claims(user, system, mode)
 
 
@@ -156,14 +158,13 @@ def _claims(user: str, system: str, mode: str) -> dict[str, Any]:
     if '"preference"' in system:
         return _pairwise(docs, answers, mode)
     return {
-        "answers": [
-            {
-                "answer_id": label,
+        "answers": {
+            label: {
                 "claim_count": len(sentences(text)),
                 "claims": [judge_sentence(s, docs, mode) for s in sentences(text)],
             }
             for label, text in answers.items()
-        ]
+        }
     }
 
 

@@ -62,7 +62,7 @@ def test_small_cases_share_one_request_with_the_same_verdicts(tiny_suite, fake_o
     assert request.user.count('<document id="leaflet"') == 2  # once per case that uses it
     assert request.user.count('<answer id="A">') == 3 and request.user.count('<answer id="B">') == 3
     assert request.body["response_format"]["json_schema"]["name"] == "halgate_claims_batch"
-    assert batched.judge.prompt_version == "v1+batch-v1"  # mode-less judge: any claims mode
+    assert batched.judge.prompt_version == "v2+batch-v2"  # mode-less judge: any claims mode
     assert batched.judge.options["max_batch"] == 8
     assert verdicts(batched) == verdicts(single)
     assert batched.usage["calls"] == 1 and batched.usage["batched"] == 3
@@ -127,7 +127,7 @@ def test_one_broken_case_in_a_batch_is_the_only_harness_error(tiny_suite, fake_o
     assert result.exit_code == 2, result.output
     data = json.loads((tmp_path / "r.json").read_text())
     jsonschema.validate(data, load_schema("run_report"))
-    assert data["judge"]["prompt_version"] == "compare-v1+compare-batch-v1"
+    assert data["judge"]["prompt_version"] == "compare-v2+compare-batch-v2"
     by = {(a["case_id"], a["system"]): a for a in data["analyses"]}
     assert "invalid judge output after 2 repair(s)" in by[("q2", "candidate")]["harness_error"]
     assert '"TRUE"' in by[("q2", "candidate")]["raw_output"]

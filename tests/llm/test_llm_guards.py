@@ -14,7 +14,7 @@ from halgate.models import Mode
 from halgate.run.engine import run_suite
 from typer.testing import CliRunner
 
-from ..conftest import load_fake_openai, write_jsonl
+from ..conftest import TINY_CASES, load_fake_openai, write_jsonl
 from .llm_helpers import KEY, Q1, Q2, about, analyses, cli, judge
 
 pytestmark = pytest.mark.usefixtures("isolated_llm_env")
@@ -96,7 +96,7 @@ def test_the_gullible_fake_would_obey_an_unescaped_injection():
     reply = fake.default_reply(
         [{"role": "system", "content": "x"}, {"role": "user", "content": user}], "gullible"
     )
-    assert {c["verdict"] for a in reply["answers"] for c in a["claims"]} == {"SUPPORTED"}
+    assert {c["verdict"] for a in reply["answers"].values() for c in a["claims"]} == {"SUPPORTED"}
 
 
 # --------------------------------------------------------------------------- post-checks
@@ -105,10 +105,14 @@ def test_the_gullible_fake_would_obey_an_unescaped_injection():
 def test_supported_claim_with_invented_quote_is_flagged_and_counted(
     tiny_suite, fake_openai, tmp_path
 ):
+    # q1 may cite both documents, so naming the wrong one of them is a reply the schema admits.
+    cases = [
+        dict(c, doc_ids=["leaflet", "policy"]) if c["case_id"] == "q1" else c for c in TINY_CASES
+    ]
+    write_jsonl(tiny_suite / "cases.jsonl", cases)
     invented = {
-        "answers": [
-            {
-                "answer_id": "A",
+        "answers": {
+            "A": {
                 "claim_count": 1,
                 "claims": [
                     {
@@ -124,8 +128,7 @@ def test_supported_claim_with_invented_quote_is_flagged_and_counted(
                     }
                 ],
             },
-            {
-                "answer_id": "B",
+            "B": {
                 "claim_count": 3,
                 "claims": [
                     {
@@ -141,7 +144,7 @@ def test_supported_claim_with_invented_quote_is_flagged_and_counted(
                     }
                 ],
             },
-        ]
+        }
     }
     fake_openai.script("json", match=Q1, data=invented)
     report = run_suite(load_suite(tiny_suite), judge(fake_openai, tmp_path), Policy())
@@ -206,7 +209,7 @@ def test_gate_and_consistency_modes_use_their_prompts(tiny_suite, fake_openai, t
     for mode, head in ((Mode.GATE, "release-gate judge"), (Mode.CONSISTENCY, "consistency")):
         j = judge(fake_openai, tmp_path, mode=mode.value)
         report = run_suite(load_suite(tiny_suite), j, Policy(), mode=mode)
-        assert report.judge.prompt_version == f"{mode.value}-v1"
+        assert report.judge.prompt_version == f"{mode.value}-v2"
         assert head in fake_openai.completions()[-1].system
         assert all(a.claims for a in report.analyses)
 

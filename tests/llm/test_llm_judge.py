@@ -33,7 +33,7 @@ def test_cli_run_writes_a_schema_valid_report_with_one_call_per_case(
     assert result.exit_code in (1, 3), result.output
     data = json.loads(out.read_text())
     jsonschema.validate(data, load_schema("run_report"))
-    assert data["judge"]["name"] == "llm" and data["judge"]["prompt_version"] == "compare-v1"
+    assert data["judge"]["name"] == "llm" and data["judge"]["prompt_version"] == "compare-v2"
     requests = fake_openai.completions()
     assert len(requests) == 3  # both answers of a case in one call
     assert data["usage"]["calls"] == 3 and data["usage"]["prompt_tokens"] > 0
@@ -66,10 +66,10 @@ def test_claims_are_located_as_spans_and_scored(tiny_suite, fake_openai, tmp_pat
 @pytest.mark.parametrize(
     "kind, params, error_words",
     [
-        ("reply", {"content": '{"answers": [{"answer_id": "A", '}, "not valid JSON"),
+        ("reply", {"content": '{"answers": {"A": {"claim_count": '}, "not valid JSON"),
         ("truncate", {"finish_reason": "length"}, "not valid JSON"),
         ("wrong_enum", {"verdict": "TRUE"}, "'TRUE' is not one of"),
-        ("reply", {"content": '```json\n{"answers": []}\n```'}, "answer_id exactly"),
+        ("reply", {"content": '```json\n{"answers": {}}\n```'}, "'A' is a required property"),
     ],
 )
 def test_invalid_first_reply_is_repaired_with_the_error_quoted(

@@ -56,7 +56,7 @@ def test_position_biased_judge_disagrees_with_itself_and_pairs_go_to_review(
     assert pairs["q1"].swapped_preference == Preference.B
     assert report.decision.status == GateStatus.NEEDS_REVIEW
     assert review_id("q1") in report.decision.pending_review
-    assert report.judge.prompt_version == "pairwise-v1"
+    assert report.judge.prompt_version == "pairwise-v2"
 
 
 def test_consistent_judge_prefers_the_factual_baseline_and_the_gate_fails(

@@ -96,11 +96,11 @@ def request_key(body: dict) -> str:
     """The cache key of a request as the judge computes it (a batch's or a single case's)."""
     if '<case id="' in body["messages"][-1]["content"]:
         return cache_key(
-            "compare-batch-v1",
+            "compare-batch-v2",
             body["model"],
             {"kind": "claims_batch", "messages": body["messages"]},
         )
-    return cache_key("compare-v1", body["model"], {"kind": "claims", "messages": body["messages"]})
+    return cache_key("compare-v2", body["model"], {"kind": "claims", "messages": body["messages"]})
 
 
 @pytest.mark.parametrize("per_call", [1, 2])

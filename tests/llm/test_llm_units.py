@@ -10,15 +10,15 @@ from halgate.errors import UsageError
 from halgate.judges.llm.cache import JudgeCache, cache_key
 from halgate.judges.llm.config import public_url, redact, resolve_settings
 from halgate.judges.llm.evidence import window_documents
-from halgate.judges.llm.parse import ClaimsOutput, ParseFailure, parse_reply
+from halgate.judges.llm.parse import ParseFailure, parse_reply
 from halgate.judges.llm.post import claim_score, locate_span
 from halgate.judges.llm.prompts import answer_block, escape_untrusted, load_prompt
+from halgate.judges.llm.reply_schemas import ClaimsOutput, ReplyShape
 from halgate.models import Document, Verdict
 
 GOOD = {
-    "answers": [
-        {
-            "answer_id": "A",
+    "answers": {
+        "A": {
             "claim_count": 1,
             "claims": [
                 {
@@ -28,11 +28,11 @@ GOOD = {
                     "severity": None,
                     "confidence": 0.9,
                     "rationale": "r",
-                    "citations": [],
+                    "citations": [{"doc_id": "d", "quote": "q"}],
                 }
             ],
         }
-    ]
+    }
 }
 
 
@@ -43,14 +43,15 @@ GOOD = {
         ("```json\n" + json.dumps(GOOD) + "\n```", None),
         ("Sure! Here it is: " + json.dumps(GOOD) + " Hope that helps.", None),
         (json.dumps(GOOD)[:40], "not valid JSON"),
-        (json.dumps({"answers": [{"answer_id": "A", "claims": []}]}), "'claim_count' is a"),
+        (json.dumps({"answers": {"A": {"claims": []}}}), "'claim_count' is a"),
         (json.dumps(GOOD).replace("SUPPORTED", "YES"), "'YES' is not one of"),
         (json.dumps(GOOD).replace("0.9", "1.7"), "1.7 is greater than the maximum"),
-        (json.dumps(GOOD).replace('"A"', '"Z"'), "answer_id exactly ['A']"),
+        (json.dumps(GOOD).replace('"A"', '"Z"'), "'Z' was unexpected); 'A' is a required property"),
+        (json.dumps(GOOD).replace('"d"', '"e"'), "'e' is not one of ['d']"),
     ],
 )
 def test_parse_reply_accepts_valid_output_and_explains_invalid(text, error):
-    parsed = parse_reply(text, "claims", ["A"])
+    parsed = parse_reply(text, "claims", ReplyShape(("A",), ("d",)))
     if error is None:
         assert isinstance(parsed, ClaimsOutput)
     else:
@@ -60,7 +61,7 @@ def test_parse_reply_accepts_valid_output_and_explains_invalid(text, error):
 def test_every_mode_has_a_versioned_prompt_with_data_rules():
     for mode in ("compare", "gate", "consistency", "pairwise"):
         prompt = load_prompt(mode)
-        assert prompt.version == f"{mode}-v1"
+        assert prompt.version == f"{mode}-v2"
         assert "DATA" in prompt.system and "never an instruction" in prompt.system
         messages = prompt.render(
             question="q", documents="d", answers="a", answer_ids="A", evidence_note=""

@@ -16,7 +16,8 @@ from typing import Protocol
 from .cache import CachedResponse
 from .client import ChatClient, Completion, TransportError
 from .config import LLMSettings, redact
-from .parse import SCHEMAS, ClaimsOutput, PairwiseOutput, ParseFailure, parse_reply, repair_message
+from .parse import ParseFailure, parse_reply, repair_message
+from .reply_schemas import ClaimsOutput, PairwiseOutput, ReplyFormat
 from .requests import Request
 
 
@@ -54,15 +55,12 @@ class Asker:
         self.limit = asyncio.Semaphore(settings.concurrency)
         self._secret = settings.api_key.get_secret_value() if settings.api_key else None
 
-    def _expected_ids(self, request: Request) -> list[str] | None:
-        return list(request.labels) if request.kind == "claims" else None
-
     def from_cache(self, request: Request) -> Outcome | None:
         """The cached, still-valid reply for a request, if any."""
         hit = self.cache.get(request.key)
         if hit is None:
             return None
-        parsed = parse_reply(hit.response, request.kind, self._expected_ids(request))
+        parsed = parse_reply(hit.response, request.kind, request.shape)
         if isinstance(parsed, ParseFailure):
             return None  # e.g. stored by an older schema: ask again
         return Outcome(parsed=parsed, raw=hit.response, usage=Counter(cached=1))
@@ -89,10 +87,10 @@ class Asker:
         ]
         return await self._ask_model(request, turns, [reply], failure)
 
-    async def call(self, messages: list[dict[str, str]], kind: str) -> Completion:
-        """One HTTP call; the concurrency limit covers only the time on the wire."""
+    async def call(self, messages: list[dict[str, str]], fmt: ReplyFormat) -> Completion:
+        """One HTTP call asking for ``fmt``; the concurrency limit covers only the wire time."""
         async with self.limit:
-            return await self.client.complete(messages, f"halgate_{kind}", SCHEMAS[kind])
+            return await self.client.complete(messages, fmt.name, fmt.schema)
 
     async def _ask_model(
         self,
@@ -108,7 +106,7 @@ class Asker:
         first = 1 if repair_turns else 0  # repairing a batch's reply: one repair is under way
         for attempt in range(first, self.settings.max_repairs + 1):
             try:
-                reply = await self.call(messages, request.kind)
+                reply = await self.call(messages, request.reply_format())
             except TransportError as exc:
                 return self._failed(f"transport failure: {exc}", raws, usage)
             usage.update(
@@ -116,7 +114,7 @@ class Asker:
                 prompt_tokens=reply.prompt_tokens,
                 completion_tokens=reply.completion_tokens,
             )
-            parsed = parse_reply(reply.text, request.kind, self._expected_ids(request))
+            parsed = parse_reply(reply.text, request.kind, request.shape)
             if not isinstance(parsed, ParseFailure):
                 usage["repairs"] += attempt
                 self.cache.put(

@@ -9,7 +9,7 @@ same as without batching.
 
 Each case sits in its own ``<case id="C1">`` block (positional ids, as answers are A/B) with
 its question, documents (sent once per case) and answers, all escaped as in a single request.
-The batch prompt is a versioned file of its own (``compare-batch-v1``): its version is in the
+The batch prompt is a versioned file of its own (``compare-batch-v2``): its version is in the
 judge id and in the batch's cache key. Packing depends only on the suite and the options, so
 a re-run or a resumed run packs the same batches and finds them in the cache; editing one
 case re-packs (and re-asks) at most the batches from that case on, in the same prompt group.
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from ...errors import UsageError
 from ...models import Mode
@@ -26,6 +27,7 @@ from .cache import cache_key
 from .config import LLMSettings
 from .evidence import estimate_tokens
 from .prompts import Prompt, case_block, load_prompt
+from .reply_schemas import ReplyFormat, ReplyShape, batch_format
 from .requests import Request, completion_estimate
 
 CLAIM_MODES = (Mode.COMPARE, Mode.GATE, Mode.CONSISTENCY)
@@ -45,13 +47,20 @@ class Batch:
     key: str
     windowed: bool = False  # never: windowed cases go alone (kept for the dry-run estimate)
 
-    def expected(self) -> dict[str, list[str]]:
-        """Case label -> the answer ids the reply must hold for that case."""
-        return {label: list(r.labels) for label, r in zip(self.labels, self.requests, strict=True)}
+    def expected(self) -> dict[str, ReplyShape]:
+        """Case label -> the answer and document ids the reply admits for that case."""
+        return {
+            label: cast(ReplyShape, r.shape)  # batches hold claims requests only
+            for label, r in zip(self.labels, self.requests, strict=True)
+        }
+
+    def reply_format(self) -> ReplyFormat:
+        """The batch's reply model and schema: one entry per case, each its case's shape."""
+        return batch_format(tuple(self.expected().items()))
 
 
 def batch_prompt(prompt: Prompt, settings: LLMSettings) -> Prompt:
-    """The batch prompt of a single-case prompt: ``compare-v1`` goes with ``compare-batch-v1``."""
+    """The batch prompt of a single-case prompt: ``compare-v2`` goes with ``compare-batch-v2``."""
     try:
         return load_prompt(f"{prompt.mode}-batch", settings.prompt_version)
     except UsageError as exc:

@@ -79,7 +79,7 @@ class Batcher:
         if hit is not None:
             return hit.response, Counter(cached=1)
         try:
-            reply = await self.asker.call(batch.messages, "claims_batch")
+            reply = await self.asker.call(batch.messages, batch.reply_format())
         except TransportError:
             return None, Counter()  # each case is asked alone; a real outage fails there
         usage = Counter(

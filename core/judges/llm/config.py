@@ -50,7 +50,7 @@ class LLMSettings(BaseModel):
     timeout: float = Field(default=120.0, gt=0)
     max_retries: int = Field(default=4, ge=0, le=20)
     max_repairs: int = Field(default=2, ge=0, le=5)
-    prompt_version: str = "v1"
+    prompt_version: str = "v2"
     db: str | None = "halgate.db"
     prices: dict[str, Any] = Field(default_factory=dict)
     severity_from: str = Field(default="rules", pattern="^(rules|model)$")

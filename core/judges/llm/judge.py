@@ -28,8 +28,8 @@ from .cache import JudgeCache, NoCache
 from .client import ChatClient
 from .config import LLMSettings, public_url, redact, resolve_settings
 from .estimate import CostEstimate, estimate_requests
-from .parse import ClaimsOutput, PairwiseOutput
 from .post import PostContext, judge_answer
+from .reply_schemas import ClaimsOutput, PairwiseOutput
 from .requests import Request, claim_requests, pairwise_requests, task_mode
 
 T = TypeVar("T")
@@ -200,8 +200,8 @@ class LLMJudge:
             ctx = PostContext(
                 task.case, task.documents, self.rules, self.settings.severity_from, req.windowed
             )
-            for answer_out in parsed.answers:
-                system = req.labels[answer_out.answer_id]
+            for answer_id, answer_out in parsed.answers.items():
+                system = req.labels[answer_id]
                 result.claims[system] = judge_answer(answer_out, system, task.answers[system], ctx)
             usage.update({f"checks_{k}": v for k, v in ctx.checks.items()})
             usage["evidence_windowed"] += int(req.windowed)

@@ -1,11 +1,11 @@
-"""What the LLM judge must answer, and how a reply is checked before anything trusts it.
+"""How a reply of the LLM judge is checked before anything trusts it.
 
-The reply models below are the single definition of each reply: their JSON Schemas
-(``Model.model_json_schema()``) are sent as the ``response_format`` in strict mode and used
-to validate the reply with ``jsonschema``; the models then parse it. To stay strict-mode
-compatible every field is required (nullable ones take ``null``), no field has a default and
-unknown keys are refused (``additionalProperties: false``). A reply that fails either check
-yields a ``ParseFailure`` whose message is quoted back to the model in a repair request.
+A reply is validated with ``jsonschema`` against its request's own schema
+(``reply_schemas``: only the request's answer, document and case ids are admitted), then
+parsed by the reply models into the same records for every request (``ClaimsOutput``:
+answer id -> claims; ``PairwiseOutput``). A reply that fails either check yields a
+``ParseFailure`` whose message is quoted back to the model in a repair request. Whatever the
+schema admits parses, whatever its texts say: the post-checks judge those.
 """
 
 from __future__ import annotations
@@ -13,86 +13,19 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import jsonschema
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
-from ...models import HallucinationType, Severity, Verdict
-
-
-class _Reply(BaseModel):
-    """A part of a reply: every field required, nothing else allowed."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
-class CitationOut(_Reply):
-    """A verbatim quote from one source document backing the claim."""
-
-    doc_id: str
-    quote: str
-
-
-class ClaimOut(_Reply):
-    """One claim of the answer and its verdict against the sources."""
-
-    text: str = Field(min_length=1)
-    verdict: Verdict
-    hallucination_type: HallucinationType | None
-    severity: Severity | None
-    confidence: float = Field(ge=0, le=1)
-    rationale: str
-    citations: list[CitationOut]
-
-
-class AnswerOut(_Reply):
-    """The claims of one answer, by its answer id (A, B)."""
-
-    answer_id: str
-    claim_count: int = Field(ge=0)
-    claims: list[ClaimOut]
-
-
-class ClaimsOutput(_Reply):
-    """Reply of the compare, gate and consistency prompts."""
-
-    answers: list[AnswerOut]
-
-
-class CaseOut(_Reply):
-    """The answers of one case of a batch, by its case id."""
-
-    case_id: str
-    answers: list[AnswerOut]
-
-
-class BatchOutput(_Reply):
-    """Reply of the batched prompts: one entry per case."""
-
-    cases: list[CaseOut]
-
-
-class PairwiseOutput(_Reply):
-    """Reply of the pairwise prompt."""
-
-    preference: Literal["A", "B", "TIE"]
-    justification: str = Field(min_length=1)
-    confidence: float = Field(ge=0, le=1)
-    tie_breaker: str | None
-
-
-REPLY_MODELS: dict[str, type[_Reply]] = {
-    "claims": ClaimsOutput,
-    "pairwise": PairwiseOutput,
-    "claims_batch": BatchOutput,
-}
-SCHEMAS: dict[str, dict[str, Any]] = {
-    kind: model.model_json_schema() for kind, model in REPLY_MODELS.items()
-}
-# Built once: constructing a validator costs more than validating a typical reply.
-_VALIDATORS = {kind: jsonschema.Draft202012Validator(schema) for kind, schema in SCHEMAS.items()}
-OutputKind = Literal["claims", "pairwise"]
+from .reply_schemas import (
+    ClaimsOutput,
+    OutputKind,
+    PairwiseOutput,
+    ReplyFormat,
+    ReplyShape,
+    reply_format,
+)
 
 
 @dataclass(frozen=True)
@@ -122,72 +55,74 @@ def extract_json(text: str) -> Any:
 
 
 def parse_reply(
-    text: str, kind: OutputKind, answer_ids: list[str] | None = None
+    text: str, kind: OutputKind, shape: ReplyShape | None = None
 ) -> ClaimsOutput | PairwiseOutput | ParseFailure:
-    """Validate a reply against its schema and parse it; a failure explains itself."""
+    """Validate a reply against its request's schema and parse it; a failure explains itself.
+
+    Whatever the schema admits parses: claims map to ``ClaimsOutput`` (answer id -> claims,
+    doc ids as plain strings), whatever their texts say; the post-checks judge those.
+    """
+    fmt = reply_format(kind, shape)
     try:
         data = extract_json(text)
     except json.JSONDecodeError as exc:
         return ParseFailure(f"the reply is not valid JSON ({exc.msg} at position {exc.pos})")
-    error = jsonschema.exceptions.best_match(_VALIDATORS[kind].iter_errors(data))
-    if error is not None:
-        where = "/".join(map(str, error.absolute_path)) or "(root)"
-        return ParseFailure(f"schema violation at {where}: {error.message[:300]}")
+    failure = _schema_failure(fmt, data)
+    if failure is not None:
+        return failure
     model = PairwiseOutput if kind == "pairwise" else ClaimsOutput
     try:
-        parsed = model.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         return ParseFailure(f"invalid value at {first['loc']}: {first['msg']}")
-    if isinstance(parsed, ClaimsOutput) and answer_ids is not None:
-        got = [a.answer_id for a in parsed.answers]
-        if sorted(got) != sorted(answer_ids):
-            return ParseFailure(
-                f"answers must have answer_id exactly {answer_ids} (one entry each); got {got}"
-            )
-    return parsed
+
+
+def _schema_failure(fmt: ReplyFormat, data: Any) -> ParseFailure | None:
+    errors = list(fmt.validator.iter_errors(data))
+    error = jsonschema.exceptions.best_match(errors)
+    if error is None:
+        return None
+    where = "/".join(map(str, error.absolute_path)) or "(root)"
+    # A wrong id breaks two rules at one place ('Z' unexpected, 'A' required): say both.
+    also = [e.message for e in errors if e.absolute_path == error.absolute_path]
+    said = "; ".join(m[:300] for m in dict.fromkeys([error.message, *also[:3]]))
+    return ParseFailure(f"schema violation at {where}: {said}")
 
 
 @dataclass(frozen=True)
 class BatchReply:
     """A batched reply split per case: each case parsed on its own, or why it was not.
 
-    ``entries`` keeps each case's part of the reply as a one-case reply (``{"answers": ..}``),
-    so a case that failed can be repaired alone, quoting its own error.
+    ``entries`` keeps each case's part of the reply, itself a one-case reply
+    (``{"answers": ..}``), so a case that failed can be repaired alone, quoting its own error.
     """
 
     cases: dict[str, ClaimsOutput | ParseFailure]
     entries: dict[str, str]
 
 
-def parse_batch_reply(text: str, expected: dict[str, list[str]]) -> BatchReply | ParseFailure:
-    """Split a batched reply by case id (``expected``: case label -> answer ids) and parse each.
+def parse_batch_reply(text: str, expected: dict[str, ReplyShape]) -> BatchReply | ParseFailure:
+    """Split a batched reply by case id (``expected``: case label -> its shape) and parse each.
 
-    Only a reply that is not JSON, or has no ``cases`` list, fails as a whole; a case that is
-    missing, repeated or invalid fails alone and leaves the others usable.
+    Only a reply that is not JSON, or has no ``cases`` object, fails as a whole; a case that
+    is missing or invalid fails alone and leaves the others usable.
     """
     try:
         data = extract_json(text)
     except json.JSONDecodeError as exc:
         return ParseFailure(f"the reply is not valid JSON ({exc.msg} at position {exc.pos})")
     items = data.get("cases") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        return ParseFailure('the reply must be an object with a "cases" list')
-    by_id: dict[str, list[Any]] = {}
-    for item in items:
-        if isinstance(item, dict) and isinstance(item.get("case_id"), str):
-            by_id.setdefault(item["case_id"], []).append(item)
+    if not isinstance(items, dict):
+        return ParseFailure('the reply must be an object with a "cases" object keyed by case id')
     cases: dict[str, ClaimsOutput | ParseFailure] = {}
     entries: dict[str, str] = {}
-    for label, answer_ids in expected.items():
-        found = by_id.get(label, [])
-        if len(found) != 1:
-            cases[label] = ParseFailure(
-                f"case {label} must appear exactly once in the reply; it appears {len(found)} times"
-            )
+    for label, shape in expected.items():
+        if label not in items:
+            cases[label] = ParseFailure(f"case {label} is missing from the reply")
             continue
-        entries[label] = json.dumps({"answers": found[0].get("answers")}, ensure_ascii=False)
-        parsed = parse_reply(entries[label], "claims", answer_ids)
+        entries[label] = json.dumps(items[label], ensure_ascii=False)
+        parsed = parse_reply(entries[label], "claims", shape)
         ok = not isinstance(parsed, ParseFailure)
         cases[label] = cast(ClaimsOutput, parsed) if ok else cast(ParseFailure, parsed)
     return BatchReply(cases=cases, entries=entries)

@@ -24,7 +24,7 @@ from ...evidence.locate import quote_in_any
 from ...inputs.policy import SeverityRules
 from ...models import Case, Citation, ClaimJudgement, Document, HallucinationType, Verdict
 from ...scoring.severity import assign_severity
-from .parse import AnswerOut, ClaimOut
+from .reply_schemas import AnswerOut, ClaimOut
 
 FUZZY_SPAN_CUTOFF = 80.0
 _WORD = re.compile(r"\S+")

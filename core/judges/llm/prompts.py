@@ -2,7 +2,7 @@
 
 A prompt lives in ``data/prompts/<mode>-<version>.md``: a system part and a user template
 (``string.Template`` placeholders, so JSON braces in the text need no escaping). The file
-stem (``compare-v1``) is the prompt version: it goes into the judge id and the cache key,
+stem (``compare-v2``) is the prompt version: it goes into the judge id and the cache key,
 so editing a prompt means adding a new file, and old results stay traceable.
 
 Documents, answers and the question are untrusted: each sits in its own tagged block, and
@@ -49,7 +49,7 @@ class Prompt:
 
 
 @lru_cache(maxsize=32)
-def load_prompt(mode: str, version: str = "v1") -> Prompt:
+def load_prompt(mode: str, version: str = "v2") -> Prompt:
     """Read ``data/prompts/<mode>-<version>.md``; a missing file is a usage error."""
     stem = f"{mode}-{version}"
     path = data_path("prompts", f"{stem}.md")

@@ -16,8 +16,8 @@ from ..protocol import JudgeTask
 from .cache import cache_key
 from .config import LLMSettings
 from .evidence import estimate_tokens, window_documents
-from .parse import OutputKind
 from .prompts import WINDOWED_NOTE, Prompt, answer_block, document_block, load_prompt, question_text
+from .reply_schemas import OutputKind, ReplyFormat, ReplyShape, reply_format
 
 LABELS = ("A", "B")
 # Evidence keeps at least this share of the budget even beside a very long answer.
@@ -38,6 +38,12 @@ class Request:
     # The rendered, escaped template fields (question, documents, answers, ...): a batch
     # re-wraps them in its own case block instead of rendering the case again.
     fields: dict[str, str] = field(default_factory=dict)
+    # Claims requests: the answer ids and document ids the reply's schema admits.
+    shape: ReplyShape | None = None
+
+    def reply_format(self) -> ReplyFormat:
+        """The reply model and schema of this request (its answer and document ids)."""
+        return reply_format(self.kind, self.shape)
 
 
 def task_mode(task: JudgeTask, configured: Mode | None) -> Mode:
@@ -104,6 +110,9 @@ def build_request(
         key=key,
         answers={s: task.answers[s] for s in labels.values()},
         fields=fields,
+        shape=ReplyShape(tuple(labels), tuple(d.doc_id for d in docs))
+        if kind == "claims"
+        else None,
     )
 
 
