@@ -13,8 +13,11 @@ import streamlit as st
 from halgate.dashboard import loaders, state
 
 VIEWS = Path(__file__).parent / "views"
+# A file shipped with the package, served by this server: a ":material/...:" page icon makes
+# the browser fetch the favicon from a font CDN, which an offline dashboard must not do.
+ICON = Path(__file__).parent / "icon.svg"
 
-st.set_page_config(page_title="halgate", page_icon=":material/fact_check:", layout="wide")
+st.set_page_config(page_title="halgate", page_icon=str(ICON), layout="wide")
 
 pages = [
     st.Page(VIEWS / "runs.py", title="Runs", icon=":material/list:", default=True),

@@ -38,6 +38,24 @@ def page_setup() -> None:
     st.html(css())
 
 
+def problems(message: str) -> None:
+    """An error whose message lists problems, one a line (suite, schema): a headline and a list.
+
+    Markdown would run the lines together; each line is escaped, so text from an uploaded file
+    shows literally and is never rendered as markup.
+    """
+    lines = [line for line in message.splitlines() if line.strip()]
+    if len(lines) <= 1:
+        st.error(state.plain(message))
+        return
+    head, rest = lines[0], lines[1:]
+    if not head.endswith(":"):  # "Run not started: first problem" -> headline + item
+        head, _, first = head.partition(": ")
+        head, rest = head + ":", [first, *rest]
+    items = "\n".join(f"- {state.plain(line)}" for line in rest)
+    st.error(f"{state.plain(head)}\n\n{items}")
+
+
 def banner(decision: GateDecision) -> None:
     """The gate decision with every reason."""
     st.html(decision_banner(decision))
@@ -88,11 +106,26 @@ def _documents(report: RunReport, case_id: str) -> dict[str, tuple[str, str]]:
     return {d.doc_id: (d.title or d.doc_id, d.text) for d in docs}
 
 
-def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
-    """Answer with claim spans by verdict beside the source with the cited passage in view."""
-    case = next((c for c in report.cases if c.case_id == claim.case_id), None)
+def question(report: RunReport, case_id: str) -> None:
+    """The case's question, as plain text."""
+    case = next((c for c in report.cases if c.case_id == case_id), None)
     st.caption("Question")
     st.text(case.question if case else "(case not in report)")
+
+
+def source_documents(report: RunReport, case_id: str) -> None:
+    """Every document of a case, each titled, in the escaped evidence box (nothing cited)."""
+    docs = _documents(report, case_id)
+    if not docs:
+        st.warning("No source document for this case.")
+    for doc_id, (title, text) in docs.items():
+        st.markdown(f"**Source** · {state.plain(title)}")
+        st.html(highlight_source(text, [], anchor=safe_id(f"src-{case_id}-{doc_id}")))
+
+
+def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
+    """Answer with claim spans by verdict beside the source with the cited passage in view."""
+    question(report, claim.case_id)
     left, right = st.columns(2, gap="medium")
     with left:
         st.markdown(f"**Answer** · system {state.plain(claim.system)}")
@@ -131,11 +164,13 @@ def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
 
 def claim_facts(claim: ClaimJudgement) -> None:
     """Verdict, type, severity, rationale and the verification status of each citation."""
-    cols = st.columns(4)
-    cols[0].metric("Verdict", claim.verdict.value)
-    cols[1].metric("Severity", claim.severity.value if claim.severity else "—")
-    cols[2].metric("Type", claim.hallucination_type.value if claim.hallucination_type else "—")
-    cols[3].metric("Judge score", f"{claim.score:.2f}")
+    facts = {  # one wrapping line: metrics would cut PARTIALLY_SUPPORTED to "PARTIALLY…"
+        "Verdict": claim.verdict.value,
+        "Severity": claim.severity.value if claim.severity else "—",
+        "Type": claim.hallucination_type.value if claim.hallucination_type else "—",
+        "Judge score": f"{claim.score:.2f}",
+    }
+    st.markdown(" · ".join(f"{k} **{state.plain(v)}**" for k, v in facts.items()))
     st.caption("Claim")
     st.text(claim.text)
     st.caption("Rationale")
@@ -146,6 +181,16 @@ def claim_facts(claim: ClaimJudgement) -> None:
         status = f"verified ({c.match} match)" if c.verified else "NOT FOUND in the source"
         st.caption(f"Citation in {state.plain(c.doc_id)}: {status}")
         st.text(c.quote)
+
+
+def _clear_review(key: str) -> None:
+    """Empty the review form after its write (in the callback, before the widgets redraw).
+
+    The form is not ``clear_on_submit``: that would also wipe a submit that was refused.
+    """
+    st.session_state[f"{key}-comment"] = ""
+    for suffix in ("verdict", "type", "severity"):
+        st.session_state[f"{key}-{suffix}"] = KEEP
 
 
 def _choice(label: str, options: list[str], key: str) -> str | None:
@@ -159,9 +204,10 @@ def review_form(
     """Confirm or overturn a claim (new verdict/type/severity) with a comment, or skip it.
 
     Writes happen in the submit callbacks, which Streamlit runs before the page redraws, so a
-    banner drawn after this form already shows the decision with the new override.
+    banner drawn after this form already shows the decision with the new override. The form
+    is cleared only after a recorded review: a refused one keeps what the reviewer typed.
     """
-    with st.form(key=f"{key}-form", clear_on_submit=True):
+    with st.form(key=f"{key}-form"):
         comment = f"{key}-comment"
         st.text_area("Comment (why)", key=comment, placeholder="What in the source decides it?")
         c1, c2, c3 = st.columns(3)
@@ -217,6 +263,7 @@ def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> No
     except HalgateError as exc:
         state.flash(str(exc), "error")
         return
+    _clear_review(key)
     loaders.invalidate()
     # Derive the reviewed run now, before the rerun lists runs: listing would otherwise
     # re-read and rescore the whole run just for its summary.

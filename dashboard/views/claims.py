@@ -13,6 +13,21 @@ from halgate.present import ClaimFilter, filter_claims
 
 SHOW_ROWS = 2000
 PICK_ROWS = 500
+# Fits the main area at 1440 px (about 980 px beside the sidebar); the enum columns are wide
+# enough for their longest value (PARTIALLY_SUPPORTED, OMISSION_AS_FACT). The claim id, index,
+# tags, citation and override flags stay in the data (and in the filters above).
+TABLE_COLUMNS = ["case", "system", "text", "verdict", "severity", "type", "score"]
+TABLE_CONFIG = {
+    "case": st.column_config.TextColumn(width=70),
+    "system": st.column_config.TextColumn(width=85),
+    "text": st.column_config.TextColumn("claim", width=300, help="The claim's own words."),
+    "verdict": st.column_config.TextColumn(width=165),
+    "severity": st.column_config.TextColumn(width=80),
+    "type": st.column_config.TextColumn(width=140),
+    "score": st.column_config.ProgressColumn(
+        "judge score", min_value=0.0, max_value=1.0, format="%.2f", width=90
+    ),
+}
 
 db, run_id, version, report = components.open_run_page("Claims explorer")
 df = loaders.claims(db, run_id, version)
@@ -56,7 +71,8 @@ event = st.dataframe(
     on_select="rerun",
     selection_mode="single-row",
     key="claims-table",
-    column_config={"score": st.column_config.ProgressColumn(min_value=0.0, max_value=1.0)},
+    column_order=TABLE_COLUMNS,
+    column_config=TABLE_CONFIG,
 )
 
 options = shown["claim_id"].head(PICK_ROWS).tolist()

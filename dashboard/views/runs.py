@@ -10,10 +10,52 @@ import pandas as pd
 import streamlit as st
 from halgate.dashboard import actions, components, loaders, state
 from halgate.judges import judge_names
+from halgate.models import Mode, RunRow
 from halgate.present import judge_health_chart, rate_trend_chart, trend_rows
 
 HEALTH_RUNS = 12
 HEALTH_AUTO_CLAIMS = 50_000
+# Shown whole at 1440 px (about 980 px beside the sidebar). The run id carries its creation
+# time and a pairwise run says so in its rate; created, mode, pending reviews and override
+# counts stay in the table's data.
+RUN_COLUMNS = [
+    "run",
+    "suite",
+    "judge",
+    "decision",
+    "as judged",
+    "rate",
+    "change",
+    "reviewed",
+    "sign-off",
+]
+RUN_CONFIG = {
+    "run": st.column_config.TextColumn(width=170),
+    "suite": st.column_config.TextColumn(width=100),
+    "judge": st.column_config.TextColumn(width=130),
+    "decision": st.column_config.TextColumn(width=115),
+    "as judged": st.column_config.TextColumn(width=115),
+    "rate": st.column_config.TextColumn(
+        width=95, help="Gated system's share of claims hallucinated (effective verdicts)."
+    ),
+    "change": st.column_config.TextColumn(
+        width=75, help="Candidate − baseline in percentage points; positive = worse."
+    ),
+    "reviewed": st.column_config.TextColumn(width=65, help="Of the claims in the review queue."),
+    "sign-off": st.column_config.TextColumn(width=100),
+}
+
+
+def _rate(row: RunRow) -> str:
+    """The gated rate as a percentage; a pairwise run has preferences, not a rate."""
+    if row.micro_rate is not None:
+        return f"{row.micro_rate:.1%}"
+    return "n/a (pairwise)" if row.mode == Mode.PAIRWISE else "—"
+
+
+def _change(change: float | None) -> str:
+    """Candidate − baseline with its sign, in percentage points ("+21.2 pts")."""
+    return "—" if change is None else f"{change * 100:+.1f} pts"
 
 
 def _open_new_run(run_id: str, message: str) -> None:
@@ -43,8 +85,8 @@ else:
                 "judge": r.judge_id,
                 "decision": r.status.value,
                 "as judged": r.judged_status.value,
-                "rate": r.micro_rate,
-                "change": r.rate_change,
+                "rate": _rate(r),
+                "change": _change(r.rate_change),
                 "reviewed": f"{r.n_review - r.pending_review} of {r.n_review}",
                 "pending review": r.pending_review,
                 "overrides": r.n_overrides,
@@ -55,14 +97,7 @@ else:
             for r in runs
         ]
     )
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={
-            "rate": st.column_config.NumberColumn(format="percent"),
-            "change": st.column_config.NumberColumn(format="percent"),
-        },
-    )
+    st.dataframe(table, hide_index=True, column_order=RUN_COLUMNS, column_config=RUN_CONFIG)
     ids = [r.run_id for r in runs]
     current = state.selected_run()
     choice = st.selectbox(
@@ -126,7 +161,7 @@ with start:
             )
         except actions.ActionError as exc:
             bar.empty()
-            st.error(state.plain(str(exc)))
+            components.problems(str(exc))
         else:
             _open_new_run(run_id, f"Run {run_id} saved.")
 
@@ -136,6 +171,6 @@ with load:
         try:
             run_id = actions.import_report(db, upload.getvalue(), upload.name)
         except actions.ActionError as exc:
-            st.error(state.plain(str(exc)))
+            components.problems(str(exc))
         else:
             _open_new_run(run_id, f"Report {upload.name} loaded as run {run_id}.")

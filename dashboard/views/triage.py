@@ -1,14 +1,16 @@
 """Triage: the review queue one claim at a time, most severe first.
 
-The banner, the progress and the claim card live in one fragment with the review form, so a
-confirm or overturn redraws just this part, and the banner already shows the decision with
-the new override (the write happens in the form's callback, before the redraw).
+The banner, the progress, the claim card with the review form and the whole queue live in one
+fragment, so a confirm or overturn redraws just this part, and all of it already shows the
+new override (the write happens in the form's callback, before the redraw).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 from halgate.dashboard import components, loaders, state
+from halgate.models import RunReport
+from halgate.review import ReviewQueue
 
 SKIPPED = "triage_skipped"
 
@@ -24,16 +26,29 @@ def _skip(claim_id: str) -> None:
     st.session_state.setdefault(SKIPPED, {}).setdefault(run_id, []).append(claim_id)
 
 
-@st.fragment
-def triage() -> None:
-    """Banner, progress and the next claim to review with its evidence and the form."""
-    version = loaders.run_version(db, run_id)
-    report = loaders.effective_run(db, run_id, version)
-    components.banner(report.decision)
-    state.show_flash()
-    queue = loaders.queue(db, run_id, version)
+def _whole_queue(queue: ReviewQueue) -> None:
+    """Every queued claim with its effective verdict and reviewer (redrawn with the fragment,
+    so it is current after each confirm or overturn)."""
+    with st.expander("Whole queue", key="tr-whole-queue"):
+        st.dataframe(
+            [
+                {
+                    "claim": i.claim.claim_id,
+                    "severity": i.claim.severity.value if i.claim.severity else "",
+                    "verdict": i.claim.verdict.value,
+                    "judge verdict": i.judged.verdict.value,
+                    "reviewed": i.reviewed,
+                    "by": i.latest_override.reviewer if i.latest_override else "",
+                }
+                for i in queue.items
+            ],
+            hide_index=True,
+        )
+
+
+def _next_claim(report: RunReport, queue: ReviewQueue) -> None:
+    """The next claim to review with its evidence and the form, or why there is none."""
     counts = queue.counts
-    st.progress(counts.reviewed / counts.total if counts.total else 1.0, text=counts.text())
     if not queue.items:
         st.success("The review queue of this run is empty.")
         return
@@ -48,8 +63,7 @@ def triage() -> None:
         else:
             st.success("Every claim in the queue has been reviewed.")
         return
-    item = todo[0]
-    claim = item.claim
+    claim = todo[0].claim
     st.subheader(
         f"{claim.severity.value if claim.severity else 'UNRATED'} · {claim.verdict.value}"
         + (f" · {claim.hallucination_type.value}" if claim.hallucination_type else "")
@@ -61,21 +75,18 @@ def triage() -> None:
     )
 
 
-triage()
-
-with st.expander("Whole queue"):
+@st.fragment
+def triage() -> None:
+    """Banner, progress, the next claim with the form, and the whole queue, redrawn together."""
     version = loaders.run_version(db, run_id)
-    st.dataframe(
-        [
-            {
-                "claim": i.claim.claim_id,
-                "severity": i.claim.severity.value if i.claim.severity else "",
-                "verdict": i.claim.verdict.value,
-                "judge verdict": i.judged.verdict.value,
-                "reviewed": i.reviewed,
-                "by": i.latest_override.reviewer if i.latest_override else "",
-            }
-            for i in loaders.queue(db, run_id, version).items
-        ],
-        hide_index=True,
-    )
+    report = loaders.effective_run(db, run_id, version)
+    components.banner(report.decision)
+    state.show_flash()
+    queue = loaders.queue(db, run_id, version)
+    counts = queue.counts
+    st.progress(counts.reviewed / counts.total if counts.total else 1.0, text=counts.text())
+    _next_claim(report, queue)
+    _whole_queue(queue)
+
+
+triage()

@@ -28,7 +28,8 @@ def app(dashboard_db, monkeypatch) -> AppTest:
     """The app on the fixture database, first run done (the Runs page), no reviewer yet."""
     db, _ = dashboard_db
     monkeypatch.setenv("HALGATE_DB", str(db))
-    monkeypatch.delenv("HALGATE_RELEASE_MANAGERS", raising=False)
+    # Release managers come from the server's configuration only (never the run's policy).
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     assert not at.exception
@@ -170,6 +171,8 @@ def test_triage_refuses_an_anonymous_review_and_an_overturn_without_a_change(app
     assert any("Enter your name" in e for e in texts(app.error))
     as_reviewer(app, "ana").run()
     app.text_area[0].input("no change chosen")
+    key = next(s.key for s in app.selectbox if s.key and s.key.endswith("-verdict"))
+    app.selectbox(key=key).set_value("(keep)")  # the refused form kept SUPPORTED
     next(b for b in app.button if b.label == "Overturn").click().run()
     assert any("choose a new verdict" in e for e in texts(app.error))
     with Store(db) as store:
@@ -323,8 +326,8 @@ def test_pairwise_page_shows_both_orders_and_flags_disagreement(app, dashboard_d
     goto(app, "pairwise")
     metrics = {m.label: m.value for m in app.metric}
     assert metrics["Disagreements / needs review"] == "1 of 2"
-    assert metrics["Preference (A first)"] == "TIE"
-    assert metrics["Preference (B first)"] == "B"
+    assert metrics["Reconciled preference"] == "TIE"
+    assert metrics["B shown first (mapped to A/B)"] == "B"
     assert any("disagree" in w for w in texts(app.warning))
     assert sum(h.value.startswith(ANSWER) for h in app.html) == 2
 

@@ -1,15 +1,19 @@
 """End to end in a real headless Chromium against `halgate dashboard` (streamlit run).
 
-Starts the dashboard on a database judged from the bundled example suite, overturns a CRITICAL
-claim from the triage queue, sees the decision banner change, saves a screenshot of the
-side-by-side evidence, and checks that an ``<img onerror>`` in an answer shows as text and
-runs nothing. Skipped without /usr/bin/chromium unless HALGATE_REQUIRE_BROWSER=1 (CI).
+Starts the dashboard on a database judged from the bundled example suite; in Triage a submit
+refused for want of a name keeps the form, a CRITICAL claim is overturned and the next one
+confirmed, and the decision banner and the whole-queue table follow each step; a refused
+sign-off keeps its comment; every page is screenshotted at 1440x900 into tests/artifacts/;
+an ``<img onerror>`` in an answer shows as text and runs nothing; and the browser makes no
+request to any host but the dashboard's own (the app must work offline). Skipped without
+/usr/bin/chromium unless HALGATE_REQUIRE_BROWSER=1 (CI).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -19,6 +23,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from halgate.store import Store
@@ -109,7 +114,66 @@ def dashboard_url(example_db) -> Iterator[str]:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-def test_triage_overturn_in_a_real_browser(dashboard_url, example_db):
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+SCREEN = {"width": 1440, "height": 900}
+
+
+def _launch(pw):
+    return pw.chromium.launch(
+        executable_path=str(CHROMIUM),
+        args=[
+            "--no-sandbox",
+            "--headless",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    )
+
+
+def _claim_on_screen(page) -> str:
+    """The id of the claim Triage shows now (from its "claim ID · N left" caption)."""
+    caption = page.get_by_text(re.compile(r"^claim \S+ · \d+ left to review$"))
+    return caption.inner_text().split()[1]
+
+
+def _queue_row(page, claim_id: str, *expected: str, timeout: float = 30) -> str:
+    """The text of the "Whole queue" row of a claim once it shows every ``expected`` text.
+
+    Read from the grid's accessible table, which holds only the rows in view, so the grid is
+    scrolled to both ends while waiting (a reviewed claim may sort elsewhere).
+    """
+    grid = page.locator('[data-testid="stExpander"]').filter(has_text="Whole queue")
+    grid = grid.locator('[data-testid="stDataFrame"]')
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for dy in (-10_000, 10_000):
+            grid.hover()
+            page.mouse.wheel(0, dy)
+            page.wait_for_timeout(250)
+            row = grid.locator("table tr").filter(has_text=claim_id)
+            seen = row.first.inner_text() if row.count() else seen
+            if row.count() and all(t in seen for t in expected):
+                return seen
+    raise AssertionError(f"queue row {claim_id} never showed {expected}; last seen {seen!r}")
+
+
+def _shoot(page, name: str) -> None:
+    page.wait_for_timeout(800)  # let charts and grids finish drawing
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _goto(page, title: str) -> None:
+    page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
+    page.get_by_role("heading", name=title, exact=True).wait_for(timeout=30_000)
+
+
+def test_triage_round_in_a_real_browser(dashboard_url, example_db):
+    """Refused submit keeps the form; overturn then confirm, the queue table current after
+    each; every page screenshotted at 1440x900; no request leaves this machine."""
     from playwright.sync_api import expect, sync_playwright
 
     db, run_id, xss_case = example_db
@@ -117,31 +181,23 @@ def test_triage_overturn_in_a_real_browser(dashboard_url, example_db):
         queued = len(store.review_queue(run_id))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     dialogs: list[str] = []
+    requests: list[str] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--headless",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
+        browser = _launch(pw)
         try:
-            page = browser.new_page(viewport={"width": 1500, "height": 1300})
+            page = browser.new_page(viewport=SCREEN)
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-            page.goto(dashboard_url + "/triage", wait_until="domcontentloaded")
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(dashboard_url, wait_until="domcontentloaded")
+            page.get_by_role("heading", name="Runs", exact=True).wait_for(timeout=60_000)
+            expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+            _shoot(page, "runs")
+
+            _goto(page, "Triage")
             banner = page.locator(".hg-banner")
             expect(banner).to_contain_text("FAILED", timeout=60_000)
             before = banner.inner_text()
             assert f"{queued} pending review" in before
-
-            name = page.get_by_label("Your name (recorded with reviews)")
-            name.fill("e2e-reviewer")
-            name.press("Enter")
 
             # The first claim is CRITICAL and its answer carries the payload: shown as text.
             expect(page.get_by_role("heading", name="CRITICAL")).to_be_visible()
@@ -164,23 +220,69 @@ def test_triage_overturn_in_a_real_browser(dashboard_url, example_db):
                 has=page.locator(".hg-answer")
             )
             evidence.first.screenshot(path=str(ARTIFACTS / "triage_evidence.png"))
-            page.screenshot(path=str(ARTIFACTS / "triage_page.png"), full_page=True)
+            first = _claim_on_screen(page)
 
-            page.get_by_label("Comment (why)").fill("Source states the opposite of the judge.")
-            page.locator('[data-testid="stSelectbox"]').filter(has_text="New verdict").click()
+            # Refused (no name yet): the comment and the chosen verdict stay in the form.
+            why = "Source states the opposite of the judge."
+            comment = page.get_by_label("Comment (why)")
+            comment.fill(why)
+            verdict = page.locator('[data-testid="stSelectbox"]').filter(has_text="New verdict")
+            verdict.click()
             page.get_by_role("option", name="SUPPORTED", exact=True).click()
             page.get_by_role("button", name="Overturn").click()
+            expect(page.get_by_text("Enter your name in the sidebar")).to_be_visible()
+            expect(comment).to_have_value(why)
+            expect(page.get_by_role("combobox", name="New verdict")).to_have_value("SUPPORTED")
 
+            name = page.get_by_label("Your name (recorded with reviews)")
+            name.fill("e2e-reviewer")
+            name.press("Enter")
+            expect(comment).to_have_value(why)
+
+            page.get_by_text("Whole queue").click()
+            _queue_row(page, first, "false")
+            page.get_by_role("button", name="Overturn").click()
             expect(banner).to_contain_text(f"{queued - 1} pending review", timeout=30_000)
             assert banner.inner_text() != before
             expect(page.get_by_text(f"1 of {queued} reviewed")).to_be_visible()
+            _queue_row(page, first, "SUPPORTED", "true", "e2e-reviewer")
+            expect(comment).to_have_value("")  # the next claim starts with an empty form
+
+            second = _claim_on_screen(page)
+            assert second != first
+            page.get_by_role("button", name="Confirm judge").click()
+            expect(banner).to_contain_text(f"{queued - 2} pending review", timeout=30_000)
+            _queue_row(page, second, "true", "e2e-reviewer")
+            _shoot(page, "triage")
+
+            # Sign-off refused (e2e-reviewer is no release manager): the comment stays.
+            _goto(page, "Sign-off")
+            note = page.get_by_label("Comment", exact=True)
+            note.fill("ship after the two reviews")
+            page.get_by_role("button", name="Approve").click()
+            expect(page.get_by_text("sign-off refused")).to_be_visible()
+            expect(note).to_have_value("ship after the two reviews")
+            _shoot(page, "signoff")
+
+            for title, shot in (
+                ("Overview", "overview"),
+                ("Claims explorer", "claims"),
+                ("Pairwise", "pairwise"),
+            ):
+                _goto(page, title)
+                _shoot(page, shot)
             assert page.evaluate("() => window.__hg_xss === undefined")
             assert dialogs == []
         finally:
             browser.close()
 
+    foreign = [u for u in requests if urlsplit(u).scheme in ("http", "https", "ws", "wss")]
+    foreign = [u for u in foreign if urlsplit(u).hostname not in LOCAL_HOSTS]
+    assert requests and foreign == []
     with Store(db) as store:
-        (override,) = store.override_history(run_id)
-    assert override.reviewer == "e2e-reviewer"
-    assert override.verdict is not None and override.verdict.value == "SUPPORTED"
-    assert override.claim_id.startswith(xss_case + "/")
+        overturn, confirm = store.override_history(run_id)
+    assert overturn.reviewer == confirm.reviewer == "e2e-reviewer"
+    assert overturn.verdict is not None and overturn.verdict.value == "SUPPORTED"
+    assert overturn.comment == why
+    assert overturn.claim_id.startswith(xss_case + "/")
+    assert (confirm.claim_id, confirm.verdict) == (second, None)

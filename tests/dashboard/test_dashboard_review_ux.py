@@ -1,0 +1,214 @@
+"""Review UX (issue #13) through AppTest: forms that keep what was typed, tables whose values
+show whole and signed, error lists that keep their lines, and a Pairwise page with the
+question, the sources and each order's own result.
+
+The fixture database is the one of ``test_dashboard_apptest`` (see conftest ``dashboard_db``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from halgate.models import Mode, PairwiseJudgement
+from halgate.store import Store
+from streamlit.testing.v1 import AppTest
+
+from ..conftest import REPO, build_report, write_jsonl
+
+APP = REPO / "dashboard" / "app.py"
+
+
+@pytest.fixture
+def app(dashboard_db, monkeypatch) -> AppTest:
+    """The app on the fixture database (Runs page shown), no reviewer yet."""
+    monkeypatch.setenv("HALGATE_DB", str(dashboard_db[0]))
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def goto(at: AppTest, page: str) -> AppTest:
+    at.switch_page(f"views/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(elements) -> list[str]:
+    return [e.value for e in elements]
+
+
+def _verdict_box(at: AppTest):
+    return next(s for s in at.selectbox if s.key and s.key.endswith("-verdict"))
+
+
+# ------------------------------------------------------------------ 2. refused submits keep
+
+
+def test_a_refused_triage_review_keeps_the_comment_and_the_chosen_verdict(app, dashboard_db):
+    goto(app, "triage")
+    app.text_area[0].input("the leaflet says 100 mg")
+    app.selectbox(key=_verdict_box(app).key).set_value("SUPPORTED")
+    next(b for b in app.button if b.label == "Overturn").click().run()
+    assert any("Enter your name" in e for e in texts(app.error))
+    assert app.text_area[0].value == "the leaflet says 100 mg"
+    assert _verdict_box(app).value == "SUPPORTED"
+    with Store(dashboard_db[0]) as store:
+        assert store.override_history(dashboard_db[1]) == []
+
+
+def test_a_refused_signoff_keeps_the_comment(app):
+    goto(app, "signoff")
+    app.text_area(key="so-comment").input("known issue, shipping anyway")
+    next(b for b in app.button if b.label == "Approve").click().run()
+    assert any("Enter your name" in e for e in texts(app.error))
+    assert app.text_area(key="so-comment").value == "known issue, shipping anyway"
+
+
+def test_an_accepted_review_clears_the_form_for_the_next_one(app):
+    app.sidebar.text_input(key="reviewer_name").set_value("ana")
+    goto(app, "claims")
+    app.text_area[0].input("checked against the leaflet")
+    next(b for b in app.button if b.label == "Confirm judge").click().run()
+    assert not app.error
+    assert app.text_area[0].value == ""
+
+
+# ------------------------------------------------------------------ 3. tables that fit
+
+
+def _config(frame) -> tuple[dict, list[str]]:
+    return json.loads(frame.proto.columns), list(frame.proto.column_order)
+
+
+def test_claims_table_shows_the_claim_text_and_whole_enum_values(app):
+    goto(app, "claims")
+    config, order = _config(app.dataframe[0])
+    assert "text" in order[:4], order  # the claim itself, near the front, not off-screen
+    for column in ("verdict", "type", "severity"):
+        assert config[column]["width"], column  # sized so CONTRADICTED, DISTORTION show whole
+    assert config["score"]["type_config"]["type"] == "progress"
+    assert config["text"]["width"] >= 250  # room for the claim itself
+    assert len(order) <= 9  # fits the main area at 1440 px
+
+
+def _runs_table(at: AppTest):
+    return at.dataframe[0].value.set_index("run")
+
+
+def test_runs_table_shows_a_signed_change_in_points(app, dashboard_db):
+    table = _runs_table(app)
+    change = table.loc[dashboard_db[1], "change"]
+    assert change.startswith("+") and change.endswith(" pts"), change
+    assert table.loc[dashboard_db[1], "rate"].endswith("%")
+    config, order = _config(app.dataframe[0])
+    assert len(order) <= 9 and "change" in order and "sign-off" in order
+
+
+def test_runs_table_says_why_a_pairwise_run_has_no_rate(app, dashboard_db):
+    report = build_report(run_id="20260103T000000Z-cccccc").model_copy(
+        update={"mode": Mode.PAIRWISE, "analyses": [], "rates": {}, "comparison": None}
+    )
+    with Store(dashboard_db[0]) as store:
+        store.save_run(report)
+    app.run()
+    row = _runs_table(app).loc[report.run_id]
+    assert row["rate"] == "n/a (pairwise)"
+    assert row["change"] == "—"
+
+
+# ------------------------------------------------------------------ 4. error lists
+
+
+def test_suite_problems_are_listed_one_per_line(app, tiny_suite: Path):
+    write_jsonl(
+        tiny_suite / "cases.jsonl",
+        [
+            {"case_id": "q1", "question": "?", "doc_ids": ["nope"]},
+            {"case_id": "q2", "question": "?", "doc_ids": ["<b>gone</b>"]},
+        ],
+    )
+    app.text_input(key="nr-folder").input(str(tiny_suite))
+    next(b for b in app.button if b.label == "Run").click().run()
+    assert not app.exception
+    (err,) = texts(app.error)
+    lines = err.splitlines()
+    assert lines[0].startswith("Run not started")
+    items = [line for line in lines if line.startswith("- ")]
+    assert len(items) >= 2, err
+    assert any("nope" in i for i in items) and any("gone" in i for i in items)
+    assert "<b>" not in err  # markup from a file is escaped, never rendered
+
+
+def test_report_schema_errors_are_listed_one_per_line(app):
+    app.file_uploader(key="rep").set_value(("report.json", b'{"run_id": 1}', "application/json"))
+    app.run()
+    app.button(key="rep-load").click().run()
+    (err,) = texts(app.error)
+    items = [line for line in err.splitlines() if line.startswith("- ")]
+    assert len(items) >= 3, err
+    assert any("created\\_at" in i or "created_at" in i for i in items)
+
+
+# ------------------------------------------------------------------ 5. pairwise
+
+
+def _pairwise_run(db: Path) -> str:
+    pairs = [
+        PairwiseJudgement(
+            case_id="q1",
+            system_a="baseline",
+            system_b="candidate",
+            preference="TIE",
+            swapped_preference="B",
+            disagreement=True,
+            needs_review=True,
+            justification="The two orders disagree (first A, swapped B): a / swapped: b",
+            confidence=0.4,
+        ),
+    ]
+    report = build_report(run_id="20260103T000000Z-cccccc")
+    docs = [
+        d.model_copy(update={"text": d.text + " <script>alert(1)</script>"})
+        for d in report.documents
+    ]
+    report = report.model_copy(update={"pairwise": pairs, "documents": docs})
+    with Store(db) as store:
+        return store.save_run(report)
+
+
+def test_pairwise_labels_each_orders_own_result_and_the_reconciled_one(app, dashboard_db):
+    app.session_state["run_id"] = _pairwise_run(dashboard_db[0])
+    goto(app, "pairwise")
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["A shown first"] == "A"  # the first order's own verdict, not the TIE
+    assert metrics["B shown first (mapped to A/B)"] == "B"
+    assert metrics["Reconciled preference"] == "TIE"
+    assert "Preference (A first)" not in metrics
+
+
+def test_pairwise_shows_the_question_and_the_sources_escaped(app, dashboard_db):
+    app.session_state["run_id"] = _pairwise_run(dashboard_db[0])
+    goto(app, "pairwise")
+    assert "What is the maximum daily dose?" in texts(app.text)
+    docs = [h.value for h in app.html if h.value.startswith('<div class="hg-text hg-doc"')]
+    assert len(docs) == 1 and "The maximum daily dose is 100 mg." in docs[0]
+    assert "<script>" not in docs[0] and html.escape("<script>") in docs[0]
+
+
+# ------------------------------------------------------------------ 6. offline page icon
+
+
+def test_page_icon_is_a_file_shipped_with_the_dashboard():
+    source = APP.read_text(encoding="utf-8")
+    assert 'page_icon=":material' not in source
+    icons = list((REPO / "dashboard").glob("*.png")) + list((REPO / "dashboard").glob("*.svg"))
+    assert icons, "no icon file in dashboard/"
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    shipped = pyproject["tool"]["setuptools"]["package-data"]["halgate.dashboard"]
+    assert any(i.name in shipped or f"*{i.suffix}" in shipped for i in icons), shipped
