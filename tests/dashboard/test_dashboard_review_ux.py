@@ -12,31 +12,12 @@ import json
 import tomllib
 from pathlib import Path
 
-import pytest
 from halgate.models import Mode, PairwiseJudgement
 from halgate.store import Store
 from streamlit.testing.v1 import AppTest
 
 from ..conftest import REPO, build_report, write_jsonl
-
-APP = REPO / "dashboard" / "app.py"
-
-
-@pytest.fixture
-def app(dashboard_db, monkeypatch) -> AppTest:
-    """The app on the fixture database (Runs page shown), no reviewer yet."""
-    monkeypatch.setenv("HALGATE_DB", str(dashboard_db[0]))
-    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.run()
-    assert not at.exception
-    return at
-
-
-def goto(at: AppTest, page: str) -> AppTest:
-    at.switch_page(f"views/{page}.py").run()
-    assert not at.exception, at.exception
-    return at
+from .conftest import APP, goto
 
 
 def texts(elements) -> list[str]:

@@ -9,13 +9,14 @@ import sys
 
 import pytest
 from halgate.inputs.policy import Policy
-from halgate.models import AnswerAnalysis, Case, GateStatus
+from halgate.models import Case, GateStatus
 from halgate.scoring.abstention import abstention_of, answer_problem, is_refusal_only
 from halgate.scoring.compare import compare_systems
 from halgate.scoring.gate import decide
-from halgate.scoring.metrics import answer_metrics, system_rates
+from halgate.scoring.metrics import system_rates
 
 from ..conftest import EXAMPLE_SUITE, claim
+from .conftest import analysis
 
 
 @pytest.mark.parametrize(
@@ -68,30 +69,13 @@ CASES = [Case(case_id=f"c{i}", question="q", doc_ids=["d"]) for i in range(6)] +
 ]
 
 
-def analysis(case_id, system, cs, abstention=None):
-    cs = [
-        c.model_copy(
-            update={
-                "case_id": case_id,
-                "system": system,
-                "claim_id": f"{case_id}/{system}/{i}",
-                "index": i,
-            }
-        )
-        for i, c in enumerate(cs)
-    ]
-    return AnswerAnalysis(
-        case_id=case_id, system=system, claims=cs, abstention=abstention, **answer_metrics(cs)
-    )
-
-
 def test_abstentions_are_left_out_of_hallucination_rates_and_counted_apart():
     bad, ok = [claim("UNSUPPORTED", "FABRICATION", "LOW")], [claim("SUPPORTED")]
     analyses = [
         analysis("c0", "x", bad),
         analysis("c1", "x", ok),
-        analysis("c2", "x", [], "empty output"),
-        analysis("c3", "x", [], "refusal"),
+        analysis("c2", "x", [], abstention="empty output"),
+        analysis("c3", "x", [], abstention="refusal"),
         analysis("s0", "x", []),  # abstaining on a should-abstain case: correct, rated clean
     ]
     r = system_rates(analyses, "x", cases=CASES)
@@ -110,7 +94,7 @@ def _gate(cand_claims, policy=None):
     for i in range(6):
         analyses.append(analysis(f"c{i}", "baseline", [claim("SUPPORTED")]))
         cs = cand_claims.get(i, [claim("SUPPORTED")])
-        analyses.append(analysis(f"c{i}", "candidate", cs, None if cs else "refusal"))
+        analyses.append(analysis(f"c{i}", "candidate", cs, abstention=None if cs else "refusal"))
     cases = CASES[:6]
     cmp = compare_systems(analyses, cases, "baseline", "candidate", policy)
     rates = system_rates(analyses, "candidate", cases=cases)

@@ -4,31 +4,15 @@ from __future__ import annotations
 
 import pytest
 from halgate.inputs.policy import Policy
-from halgate.models import AnswerAnalysis, Case, GateStatus
+from halgate.models import Case, GateStatus
 from halgate.scoring.compare import compare_systems
 from halgate.scoring.gate import decide, review_queue
-from halgate.scoring.metrics import answer_metrics, system_rates
+from halgate.scoring.metrics import system_rates
 
 from ..conftest import claim
+from .conftest import analysis
 
 CASES = [Case(case_id=f"c{i}", question="q", doc_ids=["d"], tags=["lookup"]) for i in range(4)]
-
-
-def analysis(case_id, system, cs, harness_error=None):
-    cs = [
-        c.model_copy(
-            update={
-                "case_id": case_id,
-                "system": system,
-                "claim_id": f"{case_id}/{system}/{i}",
-                "index": i,
-            }
-        )
-        for i, c in enumerate(cs)
-    ]
-    return AnswerAnalysis(
-        case_id=case_id, system=system, claims=cs, harness_error=harness_error, **answer_metrics(cs)
-    )
 
 
 def run_gate(candidate_claims, policy=None, reviewed=(), baseline_claims=None, errors=()):

@@ -1,0 +1,29 @@
+"""What the dashboard tests share: the app on the fixture database, and page switching."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ..conftest import REPO
+
+APP = REPO / "dashboard" / "app.py"
+
+
+@pytest.fixture
+def app(dashboard_db, monkeypatch) -> AppTest:
+    """The app on the fixture database, first run done (the Runs page), no reviewer yet."""
+    db, _ = dashboard_db
+    monkeypatch.setenv("HALGATE_DB", str(db))
+    # Release managers come from the server's configuration only (never the run's policy).
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def goto(at: AppTest, page: str) -> AppTest:
+    at.switch_page(f"views/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
