@@ -37,3 +37,8 @@ class NotFoundError(HalgateError):
 
 class PermissionDeniedError(HalgateError):
     """The named person may not do this (e.g. sign off without being a release manager)."""
+
+
+class EndpointError(HalgateError):
+    """The LLM endpoint cannot be used at all (unreachable, key refused, model unknown): a
+    configuration problem, found before anything was judged (exit code 4)."""

@@ -7,10 +7,12 @@ renders every request and prints what it would cost.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..errors import UsageError
 from ..models import Mode
 
 if TYPE_CHECKING:
@@ -29,7 +31,17 @@ ApiKeyOpt = Annotated[
     str | None,
     typer.Option(
         "--api-key",
-        help="API key (default: $OPENAI_API_KEY); never written anywhere.",
+        help="API key (default: $OPENAI_API_KEY); never written anywhere. A command line is "
+        "visible to other users of the machine (ps): prefer $OPENAI_API_KEY or --api-key-file.",
+        show_default=False,
+    ),
+]
+ApiKeyFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--api-key-file",
+        help="Read the API key from this file at start (default: api_key_file in the [llm] "
+        "section of halgate.toml).",
         show_default=False,
     ),
 ]
@@ -61,6 +73,17 @@ DryRunOpt = Annotated[
         "--dry-run", help="Print the calls, tokens and cost a run would take; call nothing."
     ),
 ]
+
+
+def key_option(api_key: str | None, api_key_file: Path | None) -> str | None:
+    """The key given on the command line: ``--api-key`` or the content of ``--api-key-file``."""
+    if api_key_file is None:
+        return api_key
+    from ..judges.llm.config import read_key_file
+
+    if api_key is not None:
+        raise UsageError("give --api-key or --api-key-file, not both")
+    return read_key_file(api_key_file)
 
 
 def dry_run_text(

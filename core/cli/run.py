@@ -12,6 +12,7 @@ from ..errors import HalgateError, StoreError, UsageError
 from ..models import Mode, RunReport
 from .app import SuiteArg, app, fail, out
 from .llm_options import (
+    ApiKeyFileOpt,
     ApiKeyOpt,
     BaseUrlOpt,
     BatchTokensOpt,
@@ -122,6 +123,7 @@ def run(
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     api_key: ApiKeyOpt = None,
+    api_key_file: ApiKeyFileOpt = None,
     concurrency: ConcurrencyOpt = None,
     batch_tokens: BatchTokensOpt = None,
     max_batch: MaxBatchOpt = None,
@@ -136,10 +138,11 @@ def run(
     from ..reports.summary import summary_text
     from ..run.engine import run_suite
     from ..run.progress import judge_progress
-    from .llm_options import dry_run_text
+    from .llm_options import dry_run_text, key_option
 
     try:
         check_run_options(mode, baseline, candidate, policy, out_path, None if no_save else db)
+        api_key = key_option(api_key, api_key_file)
         s = load_suite(suite)
         pol = resolve_policy(policy, suite)
         j = build_judge(

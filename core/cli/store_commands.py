@@ -114,27 +114,36 @@ def show(
     out.print("\n" + agreement_lines(run.agreement) + signoff_lines(signed), markup=False, end="")
 
 
-@app.command(short_help="The review queue of a run, most severe first.")
+@app.command(short_help="The review queue of a run, most severe first, then its pairs.")
 def review(
     run_id: Annotated[str, _run_arg("whose review queue to list")],
     db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
     pending: Annotated[
-        bool, typer.Option("--pending", help="List only the claims no reviewer has decided yet.")
+        bool,
+        typer.Option("--pending", help="List only the claims and pairs no reviewer has decided."),
     ] = False,
 ) -> None:
-    """The review queue: severe claims of the gated system with evidence and review state."""
+    """The review queue: severe claims of the gated system with evidence and review state,
+    then the pairwise cases that need a person (A and B, both orders' results)."""
     from ..reports.review_text import review_lines
 
     with store_at(db) as store:
-        items = store.review_queue(run_id)
-    out.print(review_lines(items, pending_only=pending), markup=False, end="")
+        run = store.reviewed_run(run_id)
+    text = review_lines(
+        run.queue.items, pending_only=pending, pairs=run.queue.pairs, answers=run.judged.answers
+    )
+    out.print(text, markup=False, end="")
 
 
-@app.command(short_help="Correct or confirm one claim.")
+@app.command(short_help="Correct or confirm one claim, or decide a pairwise case.")
 def override(
     run_id: Annotated[str, _run_arg("the claim belongs to")],
     claim_id: Annotated[
-        str, typer.Argument(help="Claim to correct or confirm, e.g. q1/candidate/0.")
+        str,
+        typer.Argument(
+            help="Claim to correct or confirm, e.g. q1/candidate/0, or a pairwise case to "
+            "decide, e.g. pairwise:q1 (see `halgate review`)."
+        ),
     ],
     comment: Annotated[
         str,
@@ -167,9 +176,17 @@ def override(
     severity: Annotated[
         str | None, typer.Option(help="New severity: LOW, MEDIUM, HIGH or CRITICAL.")
     ] = None,
+    preference: Annotated[
+        str | None,
+        typer.Option(
+            help="Decide a pairwise case (pairwise:CASE): A, B or TIE, which output is more "
+            "factual (A and B as `halgate review` lists them)."
+        ),
+    ] = None,
     db: Annotated[Path, _db("the override is appended to")] = Path(DEFAULT_DB),
 ) -> None:
-    """Correct or confirm one claim (no --verdict/--type/--severity = confirm); newest wins."""
+    """Correct or confirm one claim (no --verdict/--type/--severity = confirm), or decide a
+    pairwise case with --preference A|B|TIE; newest wins, nothing is edited in place."""
     from ..reports.review_text import override_line
 
     with store_at(db) as store:
@@ -179,6 +196,7 @@ def override(
             verdict=verdict,
             hallucination_type=htype,
             severity=severity,
+            preference=preference,
             comment=comment,
             reviewer=reviewer,
         )
@@ -200,8 +218,11 @@ def gate(
     d, counts = reviewed.report.decision, reviewed.queue.counts
     out.print(decision_lines(d), markup=False, end="")
     if counts.pending:
+        claims = counts.pending - counts.pairs_pending
+        waiting = [f"{claims} claim(s)"] if claims else []
+        waiting += [f"{counts.pairs_pending} pair(s)"] if counts.pairs_pending else []
         out.print(
-            f"{counts.pending} claim(s) await review ({counts.reviewed} of {counts.total} "
+            f"{' and '.join(waiting)} await review ({counts.reviewed} of {counts.total} "
             "in the review queue reviewed)",
             markup=False,
         )
@@ -227,6 +248,14 @@ def signoff(
     comment: Annotated[
         str, typer.Option("--comment", "-m", help="Why you approve or reject (kept with it).")
     ],
+    override_gate: Annotated[
+        bool,
+        typer.Option(
+            "--override-gate",
+            help="Approve although the gate's decision is not PASSED (FAILED, NEEDS_REVIEW or "
+            "HARNESS_ERROR); recorded with the sign-off. Without it such an approval is refused.",
+        ),
+    ] = False,
     db: Annotated[Path, _db("the sign-off is appended to")] = Path(DEFAULT_DB),
 ) -> None:
     """Approve or reject a run as a release manager.
@@ -234,12 +263,14 @@ def signoff(
     Release managers come from this server's configuration only: the names in
     $HALGATE_RELEASE_MANAGERS (comma-separated) when it is set, else release_managers in the
     [review] section of halgate.toml. A run's policy (suite or uploaded report) grants nothing.
+    Approving a decision other than PASSED needs --override-gate and a comment (exit 4 without).
     """
     with store_at(db) as store:
-        s = store.sign_off(run_id, decision.value, reviewer, comment)
+        s = store.sign_off(run_id, decision.value, reviewer, comment, override_gate=override_gate)
     out.print(
         f"sign-off #{s.id}: {s.decision.value} by {s.reviewer} on decision "
-        f"{s.decision_status.value} of run {s.run_id}",
+        f"{s.decision_status.value} of run {s.run_id}"
+        + (" (overriding the gate)" if s.override_gate else ""),
         markup=False,
     )
 

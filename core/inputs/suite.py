@@ -11,7 +11,9 @@ Layout::
     policy.toml              optional gate policy for this suite
 
 Each problem is reported as ``path:line: field: message``; nothing is evaluated until the
-whole folder is clean.
+whole folder is clean. Two limits keep a run's memory and cost bounded: a document (a
+``documents.jsonl`` record, a file of ``documents/`` or a case's inline document) of more
+than ``MAX_DOCUMENT_BYTES`` of UTF-8 text, and more than ``MAX_CASES`` cases, are refused.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from ..errors import SuiteError
 from ..models import Answer, Case, Document, Suite
 
 M = TypeVar("M", bound=BaseModel)
+
+MAX_DOCUMENT_BYTES = 5_000_000  # 5 MB of UTF-8 text per document
+MAX_CASES = 100_000  # cases per suite
 
 
 class _Problems:
@@ -114,7 +119,17 @@ def _parse(model: type[M], obj: dict[str, Any], path: Path, line: int, p: _Probl
         return None
 
 
-def _load_documents(folder: Path, p: _Problems) -> dict[str, tuple[Document, Path, int]]:
+def _too_big(doc: Document, limit: int) -> str | None:
+    """Why the document is refused for its size, or None."""
+    size = len(doc.text.encode("utf-8", "surrogatepass"))
+    if size <= limit:
+        return None
+    return f"document {doc.doc_id!r} is {size} bytes, above the limit of {limit} bytes"
+
+
+def _load_documents(
+    folder: Path, p: _Problems, limit: int
+) -> dict[str, tuple[Document, Path, int]]:
     docs: dict[str, tuple[Document, Path, int]] = {}
     jsonl = folder / "documents.jsonl"
     if jsonl.exists():
@@ -122,6 +137,9 @@ def _load_documents(folder: Path, p: _Problems) -> dict[str, tuple[Document, Pat
             doc = _parse(Document, obj, jsonl, line, p)
             if doc is None:
                 continue
+            problem = _too_big(doc, limit)
+            if problem is not None:  # still known, so its cases get no second problem
+                p.add(jsonl, line, "text", problem)
             if doc.doc_id in docs:
                 first = docs[doc.doc_id]
                 p.add(
@@ -134,7 +152,17 @@ def _load_documents(folder: Path, p: _Problems) -> dict[str, tuple[Document, Pat
         for f in sorted(doc_dir.iterdir()):
             if f.suffix.lower() not in {".txt", ".md"}:
                 continue
-            text = _read_text(f, p)
+            size = f.stat().st_size if f.is_file() else 0
+            text: str | None = ""
+            if size > limit:  # refused before it is read; the id stays known
+                p.add(
+                    f,
+                    1,
+                    "text",
+                    f"document {f.stem!r} is {size} bytes, above the limit of {limit} bytes",
+                )
+            else:
+                text = _read_text(f, p)
             if text is None:
                 continue
             if f.stem in docs:
@@ -144,17 +172,26 @@ def _load_documents(folder: Path, p: _Problems) -> dict[str, tuple[Document, Pat
     return docs
 
 
-def _load_cases(folder: Path, docs: dict, p: _Problems) -> list[tuple[Case, int]]:
+def _load_cases(
+    folder: Path, docs: dict, p: _Problems, max_cases: int, max_document_bytes: int
+) -> list[tuple[Case, int]]:
     path = folder / "cases.jsonl"
     if not path.exists():
         p.add(path, None, "(file)", "missing: a suite needs cases.jsonl")
         return []
     cases: list[tuple[Case, int]] = []
     seen: dict[str, int] = {}
-    for line, obj in read_jsonl(path, p):
+    for n, (line, obj) in enumerate(read_jsonl(path, p), start=1):
+        if n > max_cases:  # refused outright: the rest of the folder is not checked
+            p.add(path, line, "(file)", f"more than {max_cases} cases, the limit of a suite")
+            raise SuiteError(p.items)
         case = _parse(Case, obj, path, line, p)
         if case is None:
             continue
+        for i, doc in enumerate(case.documents):
+            problem = _too_big(doc, max_document_bytes)
+            if problem is not None:
+                p.add(path, line, f"documents.{i}.text", problem)
         if case.case_id in seen:
             p.add(
                 path,
@@ -256,10 +293,17 @@ def _suite_name(meta: Path, default: str, p: _Problems) -> str:
     return name
 
 
-def load_suite(folder: Path | str) -> Suite:
+def load_suite(
+    folder: Path | str,
+    *,
+    max_document_bytes: int = MAX_DOCUMENT_BYTES,
+    max_cases: int = MAX_CASES,
+) -> Suite:
     """Load and validate a suite folder; raise SuiteError listing every problem.
 
-    Symbolic links that point outside the folder are refused before anything is read.
+    Symbolic links that point outside the folder are refused before anything is read. A
+    document above ``max_document_bytes`` of UTF-8 text, or more than ``max_cases`` cases,
+    is a problem naming the file, the line and the limit.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -272,7 +316,7 @@ def load_suite(folder: Path | str) -> Suite:
     meta = folder / "suite.json"
     if meta.exists():
         name = _suite_name(meta, name, p)
-    docs = _load_documents(folder, p)
+    docs = _load_documents(folder, p, max_document_bytes)
     if (
         not docs
         and not (folder / "documents.jsonl").exists()
@@ -281,7 +325,7 @@ def load_suite(folder: Path | str) -> Suite:
         p.add(
             folder / "documents.jsonl", None, "(file)", "missing: add documents.jsonl or documents/"
         )
-    cases = _load_cases(folder, docs, p)
+    cases = _load_cases(folder, docs, p, max_cases, max_document_bytes)
     answers = _load_answers(folder, {c.case_id for c, _ in cases}, p)
     for system, by_case in answers.items():
         for case, line in cases:

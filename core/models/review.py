@@ -13,7 +13,8 @@ from pydantic import Field
 
 from .claims import ClaimJudgement
 from .record import Record
-from .verdicts import GateStatus, HallucinationType, Mode, Severity, Verdict
+from .report import PairwiseJudgement
+from .verdicts import GateStatus, HallucinationType, Mode, Preference, Severity, Verdict
 
 
 class SignOffDecision(StrEnum):
@@ -24,10 +25,12 @@ class SignOffDecision(StrEnum):
 
 
 class Override(Record):
-    """A reviewer's correction (or confirmation) of one claim; never edited, only superseded.
+    """A reviewer's correction (or confirmation) of one claim or pair; never edited, only
+    superseded.
 
     Fields left ``None`` keep the value in force before this override, so a bare override
-    with a comment is a *confirmation*: it marks the claim reviewed without changing it.
+    with a comment is a *confirmation*: it marks the claim reviewed without changing it. A
+    pairwise case is decided under ``pairwise:CASE`` with a ``preference`` (A, B or TIE).
     """
 
     id: int = Field(description="Sequence number in the store; higher is newer.")
@@ -36,6 +39,9 @@ class Override(Record):
     verdict: Verdict | None = Field(default=None, description="New verdict, if changed.")
     hallucination_type: HallucinationType | None = Field(default=None, description="New type.")
     severity: Severity | None = Field(default=None, description="New severity.")
+    preference: Preference | None = Field(
+        default=None, description="A pairwise case's decision: A, B or TIE (pairs only)."
+    )
     comment: str = Field(description="Why the reviewer decided so.")
     reviewer: str = Field(description="Who decided (free-form identity).")
     created_at: str = Field(description="UTC time, ISO 8601.")
@@ -55,6 +61,20 @@ class SignOff(Record):
     stale: bool = Field(
         default=False, description="True when an override was recorded after this sign-off."
     )
+    override_gate: bool = Field(
+        default=False,
+        description="An approval of a decision other than PASSED, explicitly acknowledged.",
+    )
+    in_force: bool = Field(
+        default=False, description="The newest sign-off of the run, and not stale."
+    )
+
+    @property
+    def standing(self) -> str:
+        """'in force' (the newest, not stale), 'stale' (overrides followed) or 'superseded'."""
+        if self.in_force:
+            return "in force"
+        return "stale" if self.stale else "superseded"
 
 
 class AuditEntry(Record):
@@ -98,6 +118,17 @@ class ReviewItem(Record):
     latest_override: Override | None = None
 
 
+class PairReviewItem(Record):
+    """A pairwise case in a run's review queue: the pair as judged and with the decision in
+    force (``pair.preference`` is the reviewer's A / B / TIE once one is recorded)."""
+
+    review_id: str = Field(description="The id its decision is recorded under: pairwise:CASE.")
+    pair: PairwiseJudgement = Field(description="The pair with the reviewer's decision applied.")
+    judged: PairwiseJudgement = Field(description="The pair as the judge left it.")
+    reviewed: bool
+    latest_override: Override | None = None
+
+
 class RunRow(Record):
     """A run as listed by ``Store.list_runs``: identity plus effective status and rates."""
 
@@ -115,7 +146,7 @@ class RunRow(Record):
     micro_rate: float | None = Field(description="Gated system's effective hallucination rate.")
     rate_change: float | None = Field(description="Candidate − baseline (compare mode).")
     n_claims: int
-    n_review: int = Field(description="Claims in the review queue.")
+    n_review: int = Field(description="Items (claims and pairs) in the review queue.")
     pending_review: int = Field(description="Of those, not yet reviewed.")
     n_overrides: int
     agreement: float | None = Field(description="Overall judge agreement, if any review.")

@@ -1,7 +1,9 @@
 """A single self-contained HTML file: decision, rates, severe claims, every case with evidence.
 
 No scripts, no external assets. Every piece of answer, document, question and rationale text
-passes through ``html.escape`` — a ``<script>`` in an answer is shown as text, never run.
+passes through ``html.escape`` — a ``<script>`` in an answer is shown as text, never run —
+and the page is stripped of the control characters XML forbids (``xml_text``), so it also
+parses as XHTML and no NUL or form feed reaches a browser or a mail client.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ..models import SEVERITIES_DESC, AnswerAnalysis, ClaimJudgement, RunReport
-from .common import OverrideLike, latest_overrides, review_state, severe_claims
+from .common import OverrideLike, latest_overrides, review_state, severe_claims, xml_text
 from .summary import (
     MEASURE_TITLES,
     ci_text,
@@ -184,7 +186,7 @@ def html_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -> st
     body.append("<h2>Cases</h2>")
     body += [_case_section(report, c.case_id, latest) for c in report.cases]
     title = escape(f"halgate {d.status.value} {report.run_id}")
-    return (
+    return xml_text(
         f"<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>{title}</title>"
         f"<style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
     )

@@ -1,7 +1,9 @@
 """A Markdown report sized for a pull-request comment or a CI step summary.
 
 Answers, documents and rationales are untrusted text: every piece of it goes through
-``md_text`` so it cannot inject links, HTML, headings or table breaks into the comment.
+``md_text`` so it cannot inject links, HTML, headings or table breaks into the comment, nor
+mention people (``@everyone`` gets a zero-width space after the ``@``) or become an autolink
+(``http://`` is shown as ``http[:]//``, ``www.`` as ``www[.]``).
 """
 
 from __future__ import annotations
@@ -30,17 +32,23 @@ BANNER = {
 }
 _MD_INLINE = re.compile(r"([\\`*_\[\]|~])")
 _MD_LINE_START = re.compile(r"^(\s*\d*)([#+=>.)-])")
+_MENTION = re.compile(r"@(?=\w)")
+_SCHEME = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*):(?=//)")
+_WWW = re.compile(r"(?i)\b(www)\.")
 TOP_CLAIMS = 10
 
 
 def md_text(text: str, limit: int = 300) -> str:
     """Untrusted text made inert in Markdown: one line, HTML-escaped, emphasis, link, code
-    and table characters backslashed, and a leading heading/list/quote marker escaped."""
+    and table characters backslashed, a leading heading/list/quote marker escaped, mentions
+    and autolinks defused."""
     one_line = " ".join(text.split())
     if len(one_line) > limit:
         one_line = one_line[: limit - 1] + "…"
     inert = _MD_INLINE.sub(r"\\\1", html.escape(one_line, quote=False))
-    return _MD_LINE_START.sub(r"\1\\\2", inert)
+    inert = _MD_LINE_START.sub(r"\1\\\2", inert)
+    inert = _SCHEME.sub(r"\1\\[:\\]", _WWW.sub(r"\1\\[.\\]", inert))
+    return _MENTION.sub("@\u200b", inert)
 
 
 def md_code(text: str) -> str:

@@ -7,10 +7,18 @@ drops escape sequences and control characters (``terminal_text``) from what it r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..models import ClaimJudgement, GateDecision
-from ..models.review import JudgeAgreement, Override, ReviewItem, RunRow, SignOff
+from ..models.review import (
+    JudgeAgreement,
+    Override,
+    PairReviewItem,
+    ReviewItem,
+    RunRow,
+    SignOff,
+)
+from ..review import first_order_preference
 from .common import terminal_text
 from .summary import pct, signed_pct
 
@@ -48,6 +56,7 @@ def override_line(o: Override) -> str:
             ("verdict", o.verdict),
             ("type", o.hallucination_type),
             ("severity", o.severity),
+            ("preference", o.preference),
         )
         if v is not None
     ]
@@ -57,11 +66,44 @@ def override_line(o: Override) -> str:
     )
 
 
-def review_lines(items: Sequence[ReviewItem], pending_only: bool = False) -> str:
-    """The review queue, most severe first, with evidence and the override in force."""
+def _pair_lines(p: PairReviewItem, answers: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """One pairwise case: A and B with their answers, both orders' results, the decision."""
+    j = p.judged
+    first = first_order_preference(j)
+    swapped = j.swapped_preference
+    lines = [
+        f"[{'reviewed' if p.reviewed else 'PENDING'}] {p.review_id}  "
+        + ("orders disagree" if j.disagreement else "judge failed" if j.error else "low confidence")
+    ]
+    for label, system in (("A", j.system_a), ("B", j.system_b)):
+        lines.append(f"    {label}: {system}: {answers.get(system, {}).get(j.case_id, '')}")
+    lines.append(
+        f"    A shown first: {first.value if first else '-'}  B shown first: "
+        f"{swapped.value if swapped else '-'}  reconciled: {j.preference.value}  "
+        f"confidence {j.confidence:.2f}"
+    )
+    lines.append(f"    judge: {j.error or j.justification}")
+    if p.latest_override is not None:
+        lines.append(f"    decision {override_line(p.latest_override)}")
+    return lines
+
+
+def review_lines(
+    items: Sequence[ReviewItem],
+    pending_only: bool = False,
+    pairs: Sequence[PairReviewItem] = (),
+    answers: Mapping[str, Mapping[str, str]] | None = None,
+) -> str:
+    """The review queue, most severe first, with evidence and the override in force, then
+    the pairwise cases that need a person (decide with ``--preference A|B|TIE``)."""
     shown = [i for i in items if not (pending_only and i.reviewed)]
-    if not shown:
-        return "review queue is empty\n" if not items else "every queued claim is reviewed\n"
+    shown_pairs = [p for p in pairs if not (pending_only and p.reviewed)]
+    if not shown and not shown_pairs:
+        if not items and not pairs:
+            return "review queue is empty\n"
+        return (
+            "every queued claim is reviewed\n" if not pairs else "every queued item is reviewed\n"
+        )
     lines = []
     for i in shown:
         c = i.claim
@@ -74,8 +116,14 @@ def review_lines(items: Sequence[ReviewItem], pending_only: bool = False) -> str
         lines.append(f"    judge: {c.rationale}")
         if i.latest_override is not None:
             lines.append(f"    override {override_line(i.latest_override)}")
+    for p in shown_pairs:
+        lines += _pair_lines(p, answers or {})
     pending = sum(1 for i in items if not i.reviewed)
-    lines.append(f"{len(items)} claim(s) in the queue, {pending} pending")
+    summary = f"{len(items)} claim(s) in the queue, {pending} pending"
+    if pairs:
+        waiting = sum(1 for p in pairs if not p.reviewed)
+        summary += f"; {len(pairs)} pair(s), {waiting} pending (decide: --preference A|B|TIE)"
+    lines.append(summary)
     return terminal_text("\n".join(lines) + "\n")
 
 
@@ -94,15 +142,23 @@ def agreement_lines(a: JudgeAgreement) -> str:
 
 
 def signoff_lines(signoffs: Sequence[SignOff]) -> str:
-    """Sign-offs, oldest first, marking any made before a later override as stale."""
+    """The sign-off in force (the newest, unless stale), then every sign-off, oldest first,
+    marked in force, superseded or stale (made before a later override)."""
     if not signoffs:
         return "Sign-off: none\n"
-    lines = ["Sign-offs:"]
+    current = next((s for s in signoffs if s.in_force), None)
+    head = (
+        f"Sign-off in force: #{current.id} {current.decision.value} by {current.reviewer}"
+        if current
+        else "Sign-off in force: none (overrides were recorded after the newest; sign off again)"
+    )
+    lines = [head, "Sign-offs:"]
     for s in signoffs:
-        stale = "  STALE: overrides were recorded after it" if s.stale else ""
+        mark = "[STALE: overrides were recorded after it]" if s.stale else f"[{s.standing}]"
+        gate = " (gate overridden)" if s.override_gate else ""
         lines.append(
-            f"  #{s.id} {s.decision.value} by {s.reviewer} at {s.created_at} on decision "
-            f"{s.decision_status.value}: {s.comment}{stale}"
+            f"  #{s.id} {mark} {s.decision.value} by {s.reviewer} at {s.created_at} on decision "
+            f"{s.decision_status.value}{gate}: {s.comment}"
         )
     return terminal_text("\n".join(lines) + "\n")
 

@@ -1,4 +1,8 @@
-"""The readable summary `halgate run` prints: rates, interval, severity table, decision."""
+"""The readable summary `halgate run` prints: rates, interval, severity table, decision.
+
+Suite, system and case names and reason messages come from untrusted files: the text is
+stripped of terminal escape sequences and control characters (``terminal_text``).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from ..models import (
     RunReport,
     SystemRates,
 )
+from .common import terminal_text
 
 
 def pct(x: float | None) -> str:
@@ -200,4 +205,4 @@ def summary_text(report: RunReport) -> str:
     lines += ["", f"Gate: {d.status.value} (exit code {d.exit_code}) for {d.gated_system}"]
     for r in d.reasons:
         lines.append(f"  [{r.status.value}] {r.rule}: {r.message}")
-    return "\n".join(lines) + "\n"
+    return terminal_text("\n".join(lines) + "\n")

@@ -8,19 +8,23 @@ Pure functions over records, shared by the store, the CLI and the dashboard::
     run.queue.counts.text()                      # '4 of 25 reviewed, 21 awaiting review'
 """
 
+from ..models.review import PairReviewItem
 from .effective import apply_override, effective_report, judge_agreement, latest_by_claim
-from .queue import QueueCounts, ReviewQueue, queue_ids, review_ids
+from .queue import QueueCounts, ReviewQueue, first_order_preference, queue_ids, review_ids
 from .reviewed import ReviewedRun, build_queue, review_run, run_summary
-from .rights import check_sign_off, may_sign_off, release_managers
+from .rights import check_approval, check_sign_off, may_sign_off, release_managers
 
 __all__ = [
+    "PairReviewItem",
     "QueueCounts",
     "ReviewQueue",
     "ReviewedRun",
     "apply_override",
     "build_queue",
+    "check_approval",
     "check_sign_off",
     "effective_report",
+    "first_order_preference",
     "judge_agreement",
     "latest_by_claim",
     "may_sign_off",

@@ -15,7 +15,7 @@ from ..models import ClaimJudgement, RunReport, Verdict
 from ..models.review import AgreementCell, JudgeAgreement, Override
 from ..scoring.pairwise_gate import review_id
 from ..scoring.rescore import rescore
-from .queue import queue_ids
+from .queue import decided_pairs, queue_ids
 
 
 def report_hash(report: RunReport) -> str:
@@ -64,7 +64,8 @@ def with_overrides(report: RunReport, overrides: Sequence[Override]) -> tuple[Ru
     """The report with every claim's overrides folded in, oldest first, and the reviewed ids.
 
     Metrics are not recomputed here; see ``effective_report``. An override of a pairwise case
-    (``pairwise:CASE``) only marks it reviewed; overrides of unknown ids are ignored.
+    (``pairwise:CASE``) marks it reviewed and, with a ``preference``, puts the reviewer's A / B /
+    TIE in force for it; overrides of unknown ids are ignored.
     """
     by_claim: dict[str, list[Override]] = {}
     for o in sorted(overrides, key=lambda o: o.id):
@@ -82,9 +83,12 @@ def with_overrides(report: RunReport, overrides: Sequence[Override]) -> tuple[Ru
                 reviewed.add(c.claim_id)
             claims.append(c)
         analyses.append(a.model_copy(update={"claims": claims}))
+    update: dict[str, Any] = {"analyses": analyses}
     pairs = pair_review_ids(report)
     reviewed |= {o.claim_id for o in overrides if o.claim_id in pairs}
-    return report.model_copy(update={"analyses": analyses}), reviewed
+    if report.pairwise is not None and pairs & reviewed:
+        update["pairwise"] = decided_pairs(report.pairwise, latest_by_claim(overrides))
+    return report.model_copy(update=update), reviewed
 
 
 def pair_review_ids(report: RunReport) -> set[str]:

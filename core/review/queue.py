@@ -1,20 +1,29 @@
-"""The review queue: which claims of the gated system a person must look at, most severe first.
+"""The review queue: which claims of the gated system a person must look at, most severe first,
+then the pairwise cases that need a person.
 
 One definition serves every view (the gate's NEEDS_REVIEW reason, the dashboard's banner,
 Overview, Triage and Sign-off, ``halgate runs`` and ``halgate review``): the claims the gate
 queues on effective verdicts, plus the claims the judge queued that a reviewer has since
-cleared, so finished work stays in the queue and counts as reviewed. ``QueueCounts`` are
-the numbers every view shows.
+cleared, so finished work stays in the queue and counts as reviewed; and every pair the judge
+flagged (its two orders disagree, low confidence, judge failure), decided or not, under the
+review id ``pairwise:CASE``. The newest override of that id is the decision in force: its
+``preference`` (A, B or TIE) replaces the reconciled one (a bare override confirms it), and
+the gate's ``pairwise_review`` hold on the pair is lifted. ``QueueCounts`` are the numbers
+every view shows.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
+
 from pydantic import Field
 
 from ..inputs.policy import Policy
-from ..models import Record, RunReport
-from ..models.review import ReviewItem
+from ..models import PairwiseJudgement, Preference, Record, RunReport
+from ..models.review import Override, PairReviewItem, ReviewItem
 from ..scoring.gate import review_queue
+from ..scoring.pairwise_gate import review_id
 
 
 def queue_ids(report: RunReport) -> list[str]:
@@ -35,14 +44,16 @@ def review_ids(judged: RunReport, effective: RunReport) -> list[str]:
 class QueueCounts(Record):
     """How far the review of a run's queue has got: the numbers every view shows.
 
-    ``pending`` equals the claims the gate's ``require_review_before_pass`` rule waits for.
-    Pairwise cases that need a person are not claims; the gate lists them in its own
-    ``pairwise_review`` reason.
+    Claims and pairwise cases both count: ``pending`` equals the items the gate's
+    ``require_review_before_pass`` rule waits for (its ``pairwise_review`` reason lists the
+    pairs); ``pairs`` and ``pairs_pending`` say how many of them are pairs.
     """
 
-    total: int = Field(description="Claims in the review queue.")
-    reviewed: int = Field(description="Of those, claims with a review (override) in force.")
-    pending: int = Field(description="Of those, claims awaiting review.")
+    total: int = Field(description="Items (claims and pairs) in the review queue.")
+    reviewed: int = Field(description="Of those, items with a review (override) in force.")
+    pending: int = Field(description="Of those, items awaiting review.")
+    pairs: int = Field(default=0, description="Of the total, pairwise cases.")
+    pairs_pending: int = Field(default=0, description="Of the pending, pairwise cases.")
 
     def text(self) -> str:
         """'4 of 25 reviewed, 21 awaiting review'."""
@@ -50,12 +61,65 @@ class QueueCounts(Record):
 
 
 class ReviewQueue(Record):
-    """A run's review queue: its items, most severe first, and their counts."""
+    """A run's review queue: its claims, most severe first, its pairs, and their counts."""
 
-    items: list[ReviewItem] = Field(default_factory=list)
+    items: list[ReviewItem] = Field(default_factory=list, description="Claims, most severe first.")
+    pairs: list[PairReviewItem] = Field(default_factory=list, description="Pairs, by case.")
     counts: QueueCounts
 
     @property
     def pending(self) -> list[ReviewItem]:
-        """The items awaiting review, in queue order."""
+        """The claims awaiting review, in queue order."""
         return [i for i in self.items if not i.reviewed]
+
+    @property
+    def pending_pairs(self) -> list[PairReviewItem]:
+        """The pairs awaiting review, in queue order."""
+        return [p for p in self.pairs if not p.reviewed]
+
+
+# How halgate.judges.pairwise.combine_swapped words a disagreement: the first order's own
+# result is kept only there (the record's preference is the reconciled TIE).
+_FIRST_ORDER = re.compile(r"^The two orders disagree \(first (A|B|TIE), swapped ")
+
+
+def first_order_preference(pair: PairwiseJudgement) -> Preference | None:
+    """The preference of the judgement with A shown first, in its own right (None if unknown)."""
+    if pair.error:
+        return None
+    if not pair.disagreement:
+        return pair.preference
+    found = _FIRST_ORDER.match(pair.justification)
+    return Preference(found.group(1)) if found else None
+
+
+def decided_pairs(
+    pairs: Sequence[PairwiseJudgement], latest: Mapping[str, Override]
+) -> list[PairwiseJudgement]:
+    """The pairs with each reviewer's decision in force applied (the records never change)."""
+    out = []
+    for p in pairs:
+        o = latest.get(review_id(p.case_id))
+        if o is None or o.preference is None or o.preference == p.preference:
+            out.append(p)
+        else:
+            out.append(p.model_copy(update={"preference": o.preference}))
+    return out
+
+
+def pair_items(
+    judged: RunReport, effective: RunReport, latest: Mapping[str, Override]
+) -> list[PairReviewItem]:
+    """Every pair the judge flagged for a person, in case order, with its review state."""
+    after = {p.case_id: p for p in effective.pairwise or []}
+    return [
+        PairReviewItem(
+            review_id=review_id(p.case_id),
+            pair=after.get(p.case_id, p),
+            judged=p,
+            reviewed=review_id(p.case_id) in latest,
+            latest_override=latest.get(review_id(p.case_id)),
+        )
+        for p in judged.pairwise or []
+        if p.needs_review
+    ]

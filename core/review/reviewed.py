@@ -14,14 +14,15 @@ from typing import Any
 from ..models import RunReport
 from ..models.review import JudgeAgreement, Override, ReviewItem
 from .effective import effective_report, judge_agreement, latest_by_claim
-from .queue import QueueCounts, ReviewQueue, review_ids
+from .queue import QueueCounts, ReviewQueue, pair_items, review_ids
 
 
 def build_queue(
     judged: RunReport, effective: RunReport, overrides: Sequence[Override]
 ) -> ReviewQueue:
-    """The review queue of a run (``queue.review_ids``) with each item's review state and the
-    counts: total in the queue, reviewed (an override is in force), awaiting review."""
+    """The review queue of a run (``queue.review_ids``, then the pairs that need a person) with
+    each item's review state and the counts: total in the queue, reviewed (an override is in
+    force), awaiting review."""
     latest = latest_by_claim(overrides)
     before = {c.claim_id: c for a in judged.analyses for c in a.claims}
     after = {c.claim_id: c for a in effective.analyses for c in a.claims}
@@ -31,9 +32,17 @@ def build_queue(
         )
         for i in review_ids(judged, effective)
     ]
-    done = sum(1 for i in items if i.reviewed)
-    counts = QueueCounts(total=len(items), reviewed=done, pending=len(items) - done)
-    return ReviewQueue(items=items, counts=counts)
+    pairs = pair_items(judged, effective, latest)
+    done = sum(1 for i in items if i.reviewed) + sum(1 for p in pairs if p.reviewed)
+    total = len(items) + len(pairs)
+    counts = QueueCounts(
+        total=total,
+        reviewed=done,
+        pending=total - done,
+        pairs=len(pairs),
+        pairs_pending=sum(1 for p in pairs if not p.reviewed),
+    )
+    return ReviewQueue(items=items, pairs=pairs, counts=counts)
 
 
 @dataclass(frozen=True)

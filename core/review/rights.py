@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..errors import PermissionDeniedError, UsageError
 from ..judges.llm.config import config_paths
+from ..models import GateStatus
 
 ENV_VAR = "HALGATE_RELEASE_MANAGERS"
 CONFIG_KEY = "[review] release_managers"
@@ -84,3 +85,23 @@ def check_sign_off(reviewer: str, managers: Sequence[str], run_id: str) -> None:
             f"sign-off refused: {reviewer!r} is not a release manager "
             f"(allowed: {', '.join(managers)})"
         )
+
+
+OVERRIDE_GATE_HINT = "--override-gate in the CLI, the acknowledgement box on the Sign-off page"
+
+
+def check_approval(approving: bool, status: GateStatus, override_gate: bool, run_id: str) -> bool:
+    """Whether a sign-off overrides the gate; raise UsageError if it would, unacknowledged.
+
+    Approving a run whose effective decision is not PASSED (FAILED, NEEDS_REVIEW,
+    HARNESS_ERROR) needs an explicit acknowledgement (and, like every sign-off, a comment);
+    a rejection, or an approval of a PASSED run, never overrides anything.
+    """
+    overrides = approving and status != GateStatus.PASSED
+    if overrides and not override_gate:
+        raise UsageError(
+            f"sign-off refused: run {run_id}'s gate decision is {status.value}, not PASSED; "
+            f"approving it anyway needs an explicit acknowledgement ({OVERRIDE_GATE_HINT}) "
+            "and a comment saying why"
+        )
+    return overrides

@@ -140,6 +140,15 @@ def m0004_append_only_against_replace(db: Database) -> None:
     db.execute("PRAGMA user_version = 4")
 
 
+@_migration("0005_pair_preference_signoff_override_gate")
+def m0005_pair_preference_signoff_override_gate(db: Database) -> None:
+    """An override records a pairwise decision (A, B or TIE); a sign-off records whether it
+    approved a decision other than PASSED on an explicit acknowledgement."""
+    db.execute("ALTER TABLE overrides ADD COLUMN preference TEXT")
+    db.execute("ALTER TABLE signoffs ADD COLUMN override_gate INTEGER NOT NULL DEFAULT 0")
+    db.execute("PRAGMA user_version = 5")
+
+
 SCHEMA_VERSION = len(_NAMES)
 
 

@@ -63,13 +63,16 @@ class SignOffMixin:
         reviewer: str,
         comment: str,
         release_managers: Sequence[str] | None = None,
+        override_gate: bool = False,
     ) -> SignOff:
         """Record APPROVED / REJECTED by a release manager against the current decision.
 
         Who may sign off is ``halgate.review.release_managers()``, the server's configuration
         (``HALGATE_RELEASE_MANAGERS``, else ``[review] release_managers`` in halgate.toml),
         never the run's policy, unless the caller passes the list; anyone else is refused
-        with PermissionDeniedError.
+        with PermissionDeniedError. Approving a decision other than PASSED is refused with
+        UsageError unless ``override_gate`` acknowledges it (``rights.check_approval``); the
+        record says whether it overrode the gate.
         """
         run_id = self.resolve(run_id)
         choice = parse_decision(decision)
@@ -82,17 +85,21 @@ class SignOffMixin:
         rights.check_sign_off(reviewer, managers, run_id)
         inputs = self.inputs_hash(run_id)
         status = eff.effective_report(report, self.override_history(run_id)).decision.status
+        overridden = rights.check_approval(
+            choice == SignOffDecision.APPROVED, status, override_gate, run_id
+        )
         at = now()
         with self._write():
             cur = self.db.execute(
                 "INSERT INTO signoffs (run_id, decision, reviewer, comment, created_at, "
-                "decision_status, inputs_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [run_id, choice.value, reviewer, comment, at, status.value, inputs],
+                "decision_status, inputs_hash, override_gate) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [run_id, choice.value, reviewer, comment, at, status.value, inputs, overridden],
             )
             sid = rowid(cur)
             detail: dict[str, Any] = {
                 "decision": choice.value,
                 "decision_status": status.value,
+                "override_gate": overridden,
                 "comment": comment,
                 "signoff_id": sid,
             }
@@ -106,16 +113,22 @@ class SignOffMixin:
             created_at=at,
             decision_status=status,
             inputs_hash=inputs,
+            override_gate=overridden,
+            in_force=True,
         )
 
     def signoffs(self: _Host, run_id: str) -> list[SignOff]:
-        """Every sign-off of a run, oldest first, each flagged stale if overrides followed."""
+        """Every sign-off of a run, oldest first, each flagged stale if overrides followed; the
+        newest is ``in_force`` unless it is stale (then none is: the run needs a new one)."""
         run_id = self.resolve(run_id)
         current = self.inputs_hash(run_id)
-        rows = self.db.query("SELECT * FROM signoffs WHERE run_id = ? ORDER BY id", [run_id])
-        return [signoff_of(r, current) for r in rows]
+        rows = list(self.db.query("SELECT * FROM signoffs WHERE run_id = ? ORDER BY id", [run_id]))
+        found = [signoff_of(r, current) for r in rows]
+        if found and not found[-1].stale:
+            found[-1] = found[-1].model_copy(update={"in_force": True})
+        return found
 
     def latest_signoff(self: _Host, run_id: str) -> SignOff | None:
-        """The sign-off in force (the newest), or None."""
+        """The newest sign-off, or None; it is in force unless it is stale."""
         found = self.signoffs(run_id)
         return found[-1] if found else None

@@ -20,7 +20,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..errors import NotFoundError, StoreError, UsageError
-from ..models import HallucinationType, RunReport, Severity, Verdict
+from ..models import HallucinationType, Preference, RunReport, Severity, Verdict
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
 from ..review import effective as eff
 from ..review.reviewed import ReviewedRun, review_run, run_summary
@@ -235,10 +235,15 @@ class Store(SignOffMixin):
         verdict: str | None = None,
         hallucination_type: str | None = None,
         severity: str | None = None,
+        preference: str | None = None,
         comment: str,
         reviewer: str,
     ) -> Override:
-        """Record a reviewer's correction; with no verdict/type/severity it confirms the claim."""
+        """Record a reviewer's correction; with no verdict/type/severity it confirms the claim.
+
+        A pairwise case (``pairwise:CASE``) is decided with ``preference`` A, B or TIE (none:
+        the judge's reconciled preference is confirmed); claims take no preference.
+        """
         run_id = self.resolve(run_id)
         if not reviewer.strip():
             raise UsageError("an override needs a reviewer name")
@@ -247,6 +252,7 @@ class Store(SignOffMixin):
         new_verdict = enum_or_none(Verdict, "verdict", verdict)
         new_type = enum_or_none(HallucinationType, "hallucination_type", hallucination_type)
         new_severity = enum_or_none(Severity, "severity", severity)
+        new_preference = enum_or_none(Preference, "preference", preference)
         values = {
             "verdict": value_or_none(new_verdict),
             "hallucination_type": value_or_none(new_type),
@@ -259,9 +265,14 @@ class Store(SignOffMixin):
             ).fetchone()
             if not found:
                 self._check_pair_review(run_id, claim_id, values)
+            elif new_preference is not None:
+                raise UsageError(
+                    f"{claim_id} is a claim: --preference decides a pairwise case (pairwise:CASE)"
+                )
+            values["preference"] = value_or_none(new_preference)
             cur = self.db.execute(
                 "INSERT INTO overrides (run_id, claim_id, verdict, hallucination_type, severity, "
-                "comment, reviewer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "preference, comment, reviewer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, claim_id, *values.values(), comment, reviewer, at],
             )
             oid = rowid(cur)
@@ -275,17 +286,22 @@ class Store(SignOffMixin):
             verdict=new_verdict,
             hallucination_type=new_type,
             severity=new_severity,
+            preference=new_preference,
             comment=comment,
             reviewer=reviewer,
             created_at=at,
         )
 
     def _check_pair_review(self, run_id: str, review_id: str, values: dict[str, Any]) -> None:
-        """A pairwise case needing a person is reviewed under ``pairwise:CASE``, comment only."""
+        """A pairwise case needing a person is decided under ``pairwise:CASE``: a preference
+        (A, B or TIE) and a comment, never a verdict, type or severity."""
         if review_id not in eff.pair_review_ids(self.load_report(run_id)):
             raise NotFoundError(f"claim {review_id!r} not found in run {run_id}")
         if any(v is not None for v in values.values()):
-            raise UsageError(f"{review_id} is a pairwise case: record a comment only")
+            raise UsageError(
+                f"{review_id} is a pairwise case: record a preference (A, B or TIE) and a "
+                "comment only, no verdict, type or severity"
+            )
 
     def override_history(self, run_id: str, claim_id: str | None = None) -> list[Override]:
         """Every override of a run (or one claim), oldest first: the last one is in force."""
@@ -304,7 +320,8 @@ class Store(SignOffMixin):
 
     def review_queue(self, run_id: str) -> list[ReviewItem]:
         """Claims a person must look at (gate.review_queue on effective verdicts, most severe
-        first), then any the judge queued that a reviewer has since cleared."""
+        first), then any the judge queued that a reviewer has since cleared. The pairs in the
+        queue are ``reviewed_run(run_id).queue.pairs``."""
         return self.reviewed_run(run_id).queue.items
 
     def judge_agreement(self, run_id: str) -> JudgeAgreement:

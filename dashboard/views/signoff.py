@@ -2,8 +2,10 @@
 
 Only release managers may sign off: ``halgate.review.release_managers()`` (the server's
 configuration, never the run's policy), the rule ``halgate signoff`` applies too; the store
-refuses anyone else and the page shows its message. A sign-off followed by an override is
-shown as stale.
+refuses anyone else and the page shows its message. Approving a decision other than PASSED
+needs the acknowledgement box ticked (the store refuses it otherwise, as ``halgate signoff``
+without ``--override-gate``). Each sign-off is marked in force (the newest, not stale),
+superseded, or stale (an override followed it).
 """
 
 from __future__ import annotations
@@ -13,13 +15,17 @@ from halgate import HalgateError
 from halgate.dashboard import components, loaders, state
 from halgate.review import release_managers
 
+OVERRIDE_GATE = "so-override-gate"
+
 db, run_id, version, report = components.open_run_page("Sign-off")
 components.banner(report.decision)
 
 counts = loaders.queue(db, run_id, version).counts
-st.metric("Open reviews", counts.pending, help="Claims in the review queue without a review.")
+st.metric(
+    "Open reviews", counts.pending, help="Claims and pairs in the review queue without a review."
+)
 if counts.pending:
-    st.warning(f"{counts.pending} claim(s) still await a reviewer; signing off now records that.")
+    st.warning(f"{counts.pending} item(s) still await a reviewer; signing off now records that.")
 
 st.subheader("Overrides")
 history = loaders.overrides(db, run_id, version)
@@ -33,6 +39,7 @@ if history:
                 "verdict": o.verdict.value if o.verdict else "(kept)",
                 "type": o.hallucination_type.value if o.hallucination_type else "",
                 "severity": o.severity.value if o.severity else "",
+                "preference": o.preference.value if o.preference else "",
                 "comment": o.comment,
             }
             for o in history
@@ -47,17 +54,21 @@ else:
 st.subheader("Sign-offs")
 managers = release_managers()
 signed = loaders.signoffs(db, run_id)
+if signed and not any(s.in_force for s in signed):
+    st.warning("No sign-off is in force: overrides were recorded after the newest one.")
 for s in reversed(signed):
     line = (
         f"{s.decision.value} by {s.reviewer} at {s.created_at} on decision "
-        f"{s.decision_status.value}: {s.comment}"
+        f"{s.decision_status.value}{' (gate overridden)' if s.override_gate else ''}: {s.comment}"
     )
     if s.stale:
         st.warning(state.plain("STALE (overrides were recorded after it) · " + line))
+    elif not s.in_force:
+        st.info(state.plain("SUPERSEDED · " + line))
     elif s.decision.value == "APPROVED":
-        st.success(state.plain(line))
+        st.success(state.plain("IN FORCE · " + line))
     else:
-        st.error(state.plain(line))
+        st.error(state.plain("IN FORCE · " + line))
 if not signed:
     st.caption("Not signed off yet.")
 
@@ -69,13 +80,15 @@ def _sign(decision: str) -> None:
     if not who:
         state.flash("Enter your name in the sidebar (or log in) before signing off.", "error")
         return
+    acknowledged = bool(st.session_state.get(OVERRIDE_GATE))
     try:
         with state.open_store() as store:
-            store.sign_off(run_id, decision, who, comment)
+            store.sign_off(run_id, decision, who, comment, override_gate=acknowledged)
     except HalgateError as exc:
         state.flash(str(exc), "error")
         return
     st.session_state["so-comment"] = ""  # only now: a refused sign-off keeps the comment
+    st.session_state[OVERRIDE_GATE] = False
     loaders.invalidate()
     state.flash(f"{decision.upper()} recorded by {who}.")
 
@@ -85,6 +98,12 @@ st.caption(
 )
 with st.form("signoff"):
     st.text_area("Comment", key="so-comment")
+    if report.decision.status.value != "PASSED":
+        st.checkbox(
+            f"I approve although the gate's decision is {report.decision.status.value}, not "
+            "PASSED (override the gate; recorded with the sign-off, say why in the comment)",
+            key=OVERRIDE_GATE,
+        )
     a, r = st.columns(2)
     a.form_submit_button("Approve", type="primary", on_click=_sign, args=("approve",))
     r.form_submit_button("Reject", on_click=_sign, args=("reject",))

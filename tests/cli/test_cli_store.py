@@ -253,3 +253,73 @@ def test_example_suite_failed_to_passed_by_reviewing_the_queue(tmp_path, monkeyp
     assert f"Overrides ({len(queue)}):" in show and "Judge agreement:" in show
     r = cli("signoff", row.run_id, "--decision", "approve", "-r", "rita", "-m", "ok", "--db", db)
     assert r.exit_code == 0 and "on decision PASSED" in r.output
+
+
+# --------------------------------------------------------------- issue #11: pairs, sign-off
+
+
+def _pairwise_db(store_db):
+    from halgate.models import PairwiseJudgement
+    from halgate.scoring.rescore import rescore
+
+    pair = PairwiseJudgement(
+        case_id="q1",
+        system_a="baseline",
+        system_b="candidate",
+        preference="TIE",
+        swapped_preference="B",
+        disagreement=True,
+        needs_review=True,
+        justification="The two orders disagree (first A, swapped B): a / swapped: b",
+        confidence=0.4,
+    )
+    report = rescore(build_report(run_id=RUN, candidate={}).model_copy(update={"pairwise": [pair]}))
+    with Store(store_db) as store:
+        store.save_run(report)
+    return store_db
+
+
+def test_a_disagreeing_pair_is_listed_by_review_and_decided_by_override(store_db):
+    db = _pairwise_db(store_db)
+    r = cli("gate", RUN, "--db", db)
+    assert r.exit_code == 3 and "1 pair(s) await review" in r.output
+    listed = cli("review", RUN, "--db", db).output
+    assert "[PENDING] pairwise:q1" in listed
+    assert "A: baseline" in listed and "B: candidate" in listed
+    assert "A shown first: A" in listed and "B shown first: B" in listed
+    assert "reconciled: TIE" in listed and "1 pending" in listed
+    r = cli(
+        "override", RUN, "pairwise:q1", "--preference", "B", "-m", "B is right", "-r", "ana",
+        "--db", db,
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "pairwise:q1 preference=B by ana" in r.output and "gate now: PASSED" in r.output
+    assert cli("gate", RUN, "--db", db).exit_code == 0
+    listed = cli("review", RUN, "--db", db).output
+    assert "[reviewed] pairwise:q1" in listed and "preference=B by ana" in listed
+    assert cli("review", RUN, "--pending", "--db", db).output == "every queued item is reviewed\n"
+    r = cli(
+        "override", RUN, "q1/candidate/0", "--preference", "A", "-m", "x", "-r", "a", "--db", db
+    )
+    assert r.exit_code == 4 and "pairwise" in r.output
+
+
+def test_approving_a_run_that_did_not_pass_needs_override_gate(db, monkeypatch):
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
+    r = cli("signoff", RUN, "--decision", "approve", "-r", "rita", "-m", "ship", "--db", db)
+    assert r.exit_code == 4 and "FAILED" in r.output and "--override-gate" in r.output
+    assert "Sign-off: none" in cli("show", RUN, "--db", db).output
+    r = cli(
+        "signoff", RUN, "--decision", "approve", "--override-gate", "-r", "rita",
+        "-m", "known issue, shipping", "--db", db,
+    )  # fmt: skip
+    assert r.exit_code == 0 and "overriding the gate" in r.output
+    show = cli("show", RUN, "--db", db).output
+    assert "Sign-off in force: #1 APPROVED by rita" in show
+    assert "[in force]" in show and "gate overridden" in show
+    cli("signoff", RUN, "--decision", "reject", "-r", "rita", "-m", "changed my mind", "--db", db)
+    show = cli("show", RUN, "--db", db).output
+    assert "Sign-off in force: #2 REJECTED by rita" in show and "[superseded]" in show
+    cli("override", RUN, "q1/candidate/0", "-m", "confirmed", "-r", "ana", "--db", db)
+    show = cli("show", RUN, "--db", db).output
+    assert "Sign-off in force: none" in show and "[STALE" in show and "[in force]" not in show

@@ -168,8 +168,10 @@ def test_triage_skip_moves_to_the_next_claim(app):
     assert app.caption[0].value != first
 
 
-def _sign(at: AppTest, comment: str, label: str = "Approve") -> None:
+def _sign(at: AppTest, comment: str, label: str = "Approve", override_gate: bool = False) -> None:
     at.text_area(key="so-comment").input(comment)
+    if override_gate:  # the fixture run is FAILED: approving it needs the acknowledgement
+        at.checkbox(key="so-override-gate").check()
     next(b for b in at.button if b.label == label).click().run()
     assert not at.exception
 
@@ -208,7 +210,7 @@ def test_release_managers_from_the_environment_may_sign_off(app, dashboard_db, m
     monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "omar, zoe")
     as_reviewer(app, "zoe")
     goto(app, "signoff")
-    _sign(app, "approved after review")
+    _sign(app, "approved after review", override_gate=True)
     assert any("APPROVE recorded by zoe" in s.replace("\\", "") for s in texts(app.success))
 
 
@@ -216,7 +218,7 @@ def test_logged_in_user_is_the_reviewer(app, dashboard_db):
     app.user = {"is_logged_in": True, "email": "rita", "name": "Rita"}
     goto(app, "signoff")
     assert "rita" in texts(app.sidebar.text)
-    _sign(app, "approved")
+    _sign(app, "approved", override_gate=True)
     with Store(dashboard_db[0]) as store:
         assert store.signoffs(dashboard_db[1])[0].reviewer == "rita"
 

@@ -176,6 +176,9 @@ def test_triage_round_in_a_real_browser(dashboard_url, example_db):
     each; every page screenshotted at 1440x900; no request leaves this machine."""
     from playwright.sync_api import expect, sync_playwright
 
+    # A loaded 2-core CI machine reruns Streamlit scripts slowly: wait up to 30 s, not 5 s.
+    expect.set_options(timeout=30_000)
+
     db, run_id, xss_case = example_db
     with Store(db) as store:
         queued = len(store.review_queue(run_id))

@@ -5,6 +5,7 @@ cannot steer the judge, quotes and spans are checked after parsing, a dry run ca
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 from halgate.cli.app import app
@@ -229,3 +230,118 @@ def test_missing_key_for_the_openai_api_is_a_usage_error(tiny_suite, tmp_path):
         ],
     )
     assert result.exit_code == 4 and "needs an API key" in result.output
+
+
+# --------------------------------------------------------------------------- echoed keys
+
+
+def _echoing_reply(text: str) -> str:
+    """A valid one-case reply whose rationale echoes the request's Authorization header."""
+    claim = {
+        "text": text,
+        "verdict": "SUPPORTED",
+        "hallucination_type": None,
+        "severity": None,
+        "confidence": 0.9,
+        "rationale": f"Request had Authorization: Bearer {KEY} (key {KEY})",
+        "citations": [{"doc_id": "leaflet", "quote": "The maximum daily dose is 100 mg."}],
+    }
+    answer = {"claim_count": 1, "claims": [claim]}
+    return json.dumps({"answers": {"A": answer, "B": answer}})
+
+
+def _db_bytes(db) -> str:
+    """The database with its WAL side files, as text, to search for the key."""
+    return "".join(p.read_bytes().decode("latin-1") for p in db.parent.glob(db.name + "*"))
+
+
+def test_a_reply_echoing_the_key_is_cached_and_kept_redacted(tiny_suite, fake_openai, tmp_path):
+    fake_openai.script(
+        "reply", match=Q1, content=_echoing_reply("The maximum daily dose is 100 mg.")
+    )
+    fake_openai.script("reply", match=Q2, times=None, content=f"not JSON; you sent Bearer {KEY}")
+    report = run_suite(load_suite(tiny_suite), judge(fake_openai, tmp_path), Policy())
+    q2 = analyses(report)[("q2", "candidate")]
+    assert q2.harness_error and q2.raw_output and "Bearer ***" in q2.raw_output
+    db = tmp_path / "h.db"
+    with sqlite3.connect(db) as con:
+        rows = [r[0] for r in con.execute("SELECT response FROM judge_cache")]
+    assert any("Bearer ***" in r for r in rows)  # the echoing reply was stored, redacted
+    for text in [*rows, _db_bytes(db), q2.harness_error, q2.raw_output]:
+        assert KEY not in text and KEY[:8] not in text and KEY[-8:] not in text
+
+
+def test_a_reply_echoing_the_key_does_not_reach_the_report(tiny_suite, fake_openai, tmp_path):
+    fake_openai.script(
+        "reply", match=Q1, content=_echoing_reply("The maximum daily dose is 100 mg.")
+    )
+    report = run_suite(load_suite(tiny_suite), judge(fake_openai, tmp_path), Policy())
+    assert KEY not in report.model_dump_json()
+
+
+# --------------------------------------------------------------------------- key file
+
+
+def _run_args(suite, fake, tmp_path, *extra):
+    return [
+        "run",
+        str(suite),
+        "--judge",
+        "llm",
+        "--base-url",
+        fake.url,
+        "--db",
+        str(tmp_path / "h.db"),
+        "--out",
+        str(tmp_path / "report.json"),
+        "-q",
+        *extra,
+    ]
+
+
+def test_api_key_file_option_reads_the_key(tiny_suite, fake_openai, tmp_path):
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(KEY + "\n")
+    args = _run_args(tiny_suite, fake_openai, tmp_path, "--api-key-file", str(key_file))
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code in (0, 1, 3), result.output
+    assert fake_openai.completions()
+    assert {r.headers["authorization"] for r in fake_openai.completions()} == {f"Bearer {KEY}"}
+    assert KEY not in result.output and KEY not in (tmp_path / "report.json").read_text()
+
+
+def test_api_key_file_from_the_config_file(tiny_suite, fake_openai, tmp_path):
+    key_file = tmp_path / "secrets" / "openai.key"
+    key_file.parent.mkdir()
+    key_file.write_text(KEY)
+    (tmp_path / "halgate.toml").write_text(f'[llm]\napi_key_file = "{key_file}"\n')
+    result = CliRunner().invoke(app, _run_args(tiny_suite, fake_openai, tmp_path))
+    assert result.exit_code in (0, 1, 3), result.output
+    assert {r.headers["authorization"] for r in fake_openai.completions()} == {f"Bearer {KEY}"}
+
+
+@pytest.mark.parametrize("content", [None, "", "  \n"])
+def test_a_missing_or_empty_key_file_is_a_usage_error(tiny_suite, fake_openai, tmp_path, content):
+    key_file = tmp_path / "key.txt"
+    if content is not None:
+        key_file.write_text(content)
+    args = _run_args(tiny_suite, fake_openai, tmp_path, "--api-key-file", str(key_file))
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 4, result.output
+    assert "--api-key-file" in result.output and "key.txt" in result.output
+    assert fake_openai.completions() == []
+
+
+def test_api_key_and_api_key_file_together_are_a_usage_error(tiny_suite, fake_openai, tmp_path):
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(KEY)
+    extra = ("--api-key-file", str(key_file), "--api-key", KEY)
+    result = CliRunner().invoke(app, _run_args(tiny_suite, fake_openai, tmp_path, *extra))
+    assert result.exit_code == 4 and "not both" in result.output
+    assert KEY not in result.output
+
+
+def test_api_key_help_warns_that_the_process_list_shows_it():
+    result = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"})
+    text = " ".join(result.output.split())
+    assert "--api-key-file" in text and "visible to other users" in text

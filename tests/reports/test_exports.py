@@ -92,7 +92,7 @@ def test_markdown_matches_snapshot(reviewed):
 
 def test_markdown_neutralises_untrusted_text():
     assert md_text("[x](http://evil) <img src=x> | # h") == (
-        r"\[x\](http://evil) &lt;img src=x&gt; \| # h"
+        r"\[x\](http\[:\]//evil) &lt;img src=x&gt; \| # h"
     )
     assert md_text("# Heading") == r"\# Heading" and md_text("1. item") == r"1\. item"
     report = build_report(

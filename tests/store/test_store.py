@@ -219,7 +219,7 @@ def test_audit_log_records_everything_and_is_append_only(store_db, monkeypatch):
     monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
     store, run_id = saved(store_db)
     store.add_override(run_id, "q1/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="ana")
-    store.sign_off(run_id, "approve", "rita", "fine")
+    store.sign_off(run_id, "approve", "rita", "fine", override_gate=True)  # still FAILED
     log = store.audit(run_id)
     assert [(e.action, e.actor) for e in log[1:]] == [("override", "ana"), ("signoff", "rita")]
     assert log[1].detail["claim_id"] == "q1/candidate/0" and log[1].detail["verdict"] == "SUPPORTED"

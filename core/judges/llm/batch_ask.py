@@ -73,6 +73,12 @@ class Batcher:
             self._running[id(batch)] = future
         return (await asyncio.shield(future))[label]
 
+    async def aclose(self) -> None:
+        """Cancel the batches still running (a run that stops early leaves none behind)."""
+        for future in self._running.values():
+            future.cancel()
+        await asyncio.gather(*self._running.values(), return_exceptions=True)
+
     async def _reply(self, batch: Batch) -> tuple[str | None, Counter[str]]:
         """The batch's reply text (None after a transport failure) and the usage it cost."""
         hit = self.asker.cache.get(batch.key)

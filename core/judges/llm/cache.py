@@ -5,7 +5,9 @@ The table lives in the store's database file (default ``halgate.db``) and is cre
 response is committed the moment it arrives: a run killed midway loses at most the requests
 in flight. The key is a sha256 over (prompt version, model, rendered input), so a new prompt
 version or model never reuses an old answer. Only validated responses are stored; a case
-that ended in a harness error is asked again next time.
+that ended in a harness error is asked again next time. A stored response is first scrubbed
+of the API key (a server may echo the ``Authorization`` header into its reply): ``secret``,
+and every key the process's LLM settings were given (``redact_known``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from .config import redact, redact_known
 
 CREATE_SQL = """
 CREATE TABLE IF NOT EXISTS judge_cache (
@@ -47,8 +51,9 @@ class CachedResponse:
 class JudgeCache:
     """Get and put judge responses; one connection, used from one thread."""
 
-    def __init__(self, path: Path | str, timeout: float = 30.0) -> None:
+    def __init__(self, path: Path | str, timeout: float = 30.0, secret: str | None = None) -> None:
         self.path = Path(path)
+        self._secret = secret
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, timeout=timeout)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -69,7 +74,9 @@ class JudgeCache:
     def put(
         self, key: str, prompt_version: str, model: str, response: str, usage: dict[str, int]
     ) -> None:
-        """Store (or replace) a response and commit at once, so a kill cannot lose it."""
+        """Store (or replace) a response, scrubbed of the API key, and commit at once, so a
+        kill cannot lose it."""
+        response = redact_known(redact(response, self._secret))
         self._db.execute(
             "INSERT OR REPLACE INTO judge_cache "
             "(key, prompt_version, model, response, usage, created_at) VALUES (?,?,?,?,?,?)",

@@ -11,9 +11,12 @@ Config files: ``halgate.toml`` in the working directory, else
     batch_tokens = 3000             # pack small cases into one request up to this (0: off)
     max_batch = 8                   # at most this many cases per batched request (0/1: off)
     prices = { prompt = 0.00015, completion = 0.0006 }   # USD per 1k tokens
+    api_key_file = "~/.config/halgate/openai.key"         # the key, read at start
 
 The API key is held as a ``SecretStr``: it prints as ``**********`` and is never put into
-the judge spec, so it cannot reach a report, the database or a log line.
+the judge spec, so it cannot reach a report, the database or a log line. Every key a
+settings object is given is also remembered for the process (``redact_known``), so what the
+response cache stores is scrubbed of it even when a server echoes it back.
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from ...errors import UsageError
 
 DEFAULT_MODEL = "gpt-4o-mini"
 NO_KEY = "no-key"  # local servers (vLLM, Ollama, the test fake) accept any key
+_KNOWN_SECRETS: set[str] = set()  # every API key this process's settings were given
 
 
 class LLMSettings(BaseModel):
@@ -55,6 +59,12 @@ class LLMSettings(BaseModel):
     prices: dict[str, Any] = Field(default_factory=dict)
     severity_from: str = Field(default="rules", pattern="^(rules|model)$")
     pairwise_min_confidence: float = Field(default=0.6, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _remember_key(self) -> LLMSettings:
+        if self.api_key is not None and self.api_key.get_secret_value() not in ("", NO_KEY):
+            _KNOWN_SECRETS.add(self.api_key.get_secret_value())
+        return self
 
     def key_value(self) -> str:
         """The key to hand to the client (placeholder for keyless local servers)."""
@@ -99,7 +109,22 @@ def default_judge_name(env: Mapping[str, str] | None = None) -> str:
     if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
         return "llm"
     config = read_config()
-    return "llm" if config.get("api_key") or config.get("base_url") else "offline"
+    configured = config.get("api_key") or config.get("api_key_file") or config.get("base_url")
+    return "llm" if configured else "offline"
+
+
+def read_key_file(path: Path | str, what: str = "--api-key-file") -> str:
+    """The API key held in a file (surrounding whitespace dropped); a missing, unreadable or
+    empty file is a usage error naming the file (never its content)."""
+    path = Path(path).expanduser()
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise UsageError(f"{what} {path}: cannot read the API key: {reason}") from None
+    if not key:
+        raise UsageError(f"{what} {path}: the file is empty, expected the API key")
+    return key
 
 
 def resolve_settings(
@@ -110,6 +135,7 @@ def resolve_settings(
     """Merge sources, highest first: explicit options, OPENAI_*/HALGATE_MODEL, config file."""
     env = os.environ if env is None else env
     merged: dict[str, Any] = dict(read_config() if config is None else config)
+    key_file = merged.pop("api_key_file", None)  # the config's key, kept in a file
     from_env = {
         "api_key": env.get("OPENAI_API_KEY"),
         "base_url": env.get("OPENAI_BASE_URL"),
@@ -117,6 +143,8 @@ def resolve_settings(
     }
     merged.update({k: v for k, v in from_env.items() if v})
     merged.update({k: v for k, v in options.items() if v is not None})
+    if key_file is not None and not merged.get("api_key"):
+        merged["api_key"] = read_key_file(str(key_file), "[llm] api_key_file")
     try:
         return LLMSettings.model_validate(merged)
     except ValidationError as exc:
@@ -134,6 +162,13 @@ def public_url(url: str | None) -> str | None:
     host = parts.hostname or ""
     netloc = host + (f":{parts.port}" if parts.port else "")
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def redact_known(text: str) -> str:
+    """``text`` with every API key this process has been given replaced (see ``redact``)."""
+    for secret in sorted(_KNOWN_SECRETS, key=len, reverse=True):
+        text = redact(text, secret)
+    return text
 
 
 def redact(text: str, secret: str | None) -> str:

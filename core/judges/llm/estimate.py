@@ -3,7 +3,8 @@
 Requests are planned and rendered exactly as a real run would render them, so the estimate
 counts the same calls (cached ones are shown apart: they cost nothing). Tokens are
 estimated at ~4 characters per token; replies from the size of the answers. Small cases are
-packed into batches exactly as a run would pack them, so batching shows in the calls.
+packed into batches exactly as a run would pack them, so batching shows in the calls; a
+batch the cache answers is counted with the cached calls, never as a request to make.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ class CostEstimate:
     prompt_tokens: int
     completion_tokens: int
     windowed_requests: int
-    batched_cases: int
-    batches: int
+    batched_cases: int  # in the batches still to ask
+    batches: int  # batched requests still to make
+    cached_batched_cases: int
+    cached_batches: int
     cost_usd: float | None
     model: str
 
@@ -41,13 +44,24 @@ class CostEstimate:
             if self.cost_usd is not None
             else "unknown (set [llm] prices = {prompt = ..., completion = ...} per 1k tokens)"
         )
+        batches = ""
+        if self.batches or not self.cached_batches:
+            batches += (
+                f"  {self.batched_cases} small case(s) packed into {self.batches} batched "
+                "request(s)\n"
+            )
+        if self.cached_batches:
+            batches += (
+                f"  {self.cached_batched_cases} small case(s) in {self.cached_batches} batched "
+                "request(s) answered from the cache\n"
+            )
         return (
             f"dry run: {self.cases} cases, {self.calls} call(s) to {self.model} "
             f"({per_case:.2f} per case), {self.cached_calls} answered from the cache\n"
             f"  ~{self.prompt_tokens} prompt tokens, ~{self.completion_tokens} completion tokens"
             f" (estimated at ~4 characters per token)\n"
             f"  evidence windowed in {self.windowed_requests} request(s)\n"
-            f"  {self.batched_cases} small case(s) packed into {self.batches} batched request(s)\n"
+            f"{batches}"
             f"  cost: {cost}\n"
         )
 
@@ -82,6 +96,8 @@ def estimate_requests(
     cost = None
     if prices is not None:
         cost = prompt / 1000 * prices[0] + completion / 1000 * prices[1]
+    to_ask = [b for b in pending if isinstance(b, Batch)]
+    asked = sum(len(b.requests) for b in to_ask)
     return CostEstimate(
         cases=cases,
         calls=len(pending),
@@ -89,8 +105,10 @@ def estimate_requests(
         prompt_tokens=prompt,
         completion_tokens=completion,
         windowed_requests=sum(c.windowed for c in pending),
-        batched_cases=len(batched),
-        batches=len(batches),
+        batched_cases=asked,
+        batches=len(to_ask),
+        cached_batched_cases=len(batched) - asked,
+        cached_batches=len(batches) - len(to_ask),
         cost_usd=cost,
         model=settings.model,
     )

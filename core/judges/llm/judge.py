@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from ...errors import UsageError
+from ...errors import EndpointError, UsageError
 from ...inputs.policy import Policy, SeverityRules
 from ...models import ClaimJudgement, JudgeSpec, Mode, PairwiseJudgement, Preference
 from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_claims
@@ -154,10 +154,16 @@ class LLMJudge:
                     progress(result)
                 return result
 
-            return list(
-                await asyncio.gather(*(one(t, p) for t, p in zip(tasks, plans, strict=True)))
-            )
+            running = [asyncio.ensure_future(one(t, p)) for t, p in zip(tasks, plans, strict=True)]
+            try:
+                return list(await asyncio.gather(*running))
+            except BaseException:  # e.g. the endpoint is unusable: stop every case now
+                for job in running:
+                    job.cancel()
+                await asyncio.gather(*running, return_exceptions=True)
+                raise
         finally:
+            await batcher.aclose()
             await client.aclose()
             cache.close()
 
@@ -175,8 +181,8 @@ class LLMJudge:
             requests = planned
             outcomes = list(await asyncio.gather(*(batcher.ask(r) for r in requests)))
             return finish(task, requests, outcomes)
-        except UsageError:
-            raise  # a bad option or prompt file: the whole run is wrong, say so once
+        except (UsageError, EndpointError):
+            raise  # a bad option, prompt file or endpoint: the whole run is wrong, say so once
         except Exception as exc:  # noqa: BLE001 - recorded as the case's harness error
             secret = self.settings.api_key.get_secret_value() if self.settings.api_key else None
             msg = redact(f"internal error while judging: {type(exc).__name__}: {exc}", secret)
