@@ -134,6 +134,26 @@ EVIDENCE = [
 ]
 
 
+def disagreeing_pair(
+    case_id: str = "q1",
+    justification: str = "The two orders disagree (first A, swapped B): a / swapped: b",
+):
+    """A pairwise judgement whose two orders disagree, so it waits for a reviewer."""
+    from halgate.models import PairwiseJudgement
+
+    return PairwiseJudgement(
+        case_id=case_id,
+        system_a="baseline",
+        system_b="candidate",
+        preference="TIE",
+        swapped_preference="B",
+        disagreement=True,
+        needs_review=True,
+        justification=justification,
+        confidence=0.4,
+    )
+
+
 def build_report(
     run_id: str = "20260101T000000Z-aaaaaa",
     candidate: dict | None = None,

@@ -12,7 +12,7 @@ from halgate.store import Store
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from ..conftest import EXAMPLE_SUITE, build_report
+from ..conftest import EXAMPLE_SUITE, build_report, disagreeing_pair
 
 runner = CliRunner()
 RUN = "20260101T000000Z-aaaaaa"
@@ -259,20 +259,9 @@ def test_example_suite_failed_to_passed_by_reviewing_the_queue(tmp_path, monkeyp
 
 
 def _pairwise_db(store_db):
-    from halgate.models import PairwiseJudgement
     from halgate.scoring.rescore import rescore
 
-    pair = PairwiseJudgement(
-        case_id="q1",
-        system_a="baseline",
-        system_b="candidate",
-        preference="TIE",
-        swapped_preference="B",
-        disagreement=True,
-        needs_review=True,
-        justification="The two orders disagree (first A, swapped B): a / swapped: b",
-        confidence=0.4,
-    )
+    pair = disagreeing_pair("q1")
     report = rescore(build_report(run_id=RUN, candidate={}).model_copy(update={"pairwise": [pair]}))
     with Store(store_db) as store:
         store.save_run(report)

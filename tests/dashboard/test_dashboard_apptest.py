@@ -16,7 +16,7 @@ from halgate.dashboard import actions
 from halgate.store import Store
 from streamlit.testing.v1 import AppTest
 
-from ..conftest import build_report
+from ..conftest import build_report, disagreeing_pair
 from .conftest import goto
 
 ANSWER = '<div class="hg-text hg-answer"'
@@ -281,17 +281,7 @@ def test_pairwise_page_shows_both_orders_and_flags_disagreement(app, dashboard_d
 
     db, _ = dashboard_db
     pairs = [
-        PairwiseJudgement(
-            case_id="q1",
-            system_a="baseline",
-            system_b="candidate",
-            preference="TIE",
-            swapped_preference="B",
-            disagreement=True,
-            needs_review=True,
-            justification="orders disagree",
-            confidence=0.4,
-        ),
+        disagreeing_pair("q1", "orders disagree"),
         PairwiseJudgement(
             case_id="q2",
             system_a="baseline",

@@ -3,11 +3,10 @@ acknowledgement to approve a gate that did not pass, with the sign-off in force 
 
 from __future__ import annotations
 
-from halgate.models import PairwiseJudgement
 from halgate.scoring.rescore import rescore
 from halgate.store import Store
 
-from ..conftest import build_report
+from ..conftest import build_report, disagreeing_pair
 from .conftest import goto
 
 RUN = "20260105T000000Z-dddddd"
@@ -23,17 +22,7 @@ def _status(at) -> str:
 
 
 def _pairwise_run(db) -> str:
-    pair = PairwiseJudgement(
-        case_id="q1",
-        system_a="baseline",
-        system_b="candidate",
-        preference="TIE",
-        swapped_preference="B",
-        disagreement=True,
-        needs_review=True,
-        justification="The two orders disagree (first A, swapped B): a / swapped: b",
-        confidence=0.4,
-    )
+    pair = disagreeing_pair("q1")
     report = build_report(run_id=RUN, candidate={}).model_copy(update={"pairwise": [pair]})
     with Store(db) as store:
         return store.save_run(rescore(report))

@@ -12,11 +12,11 @@ import json
 import tomllib
 from pathlib import Path
 
-from halgate.models import Mode, PairwiseJudgement
+from halgate.models import Mode
 from halgate.store import Store
 from streamlit.testing.v1 import AppTest
 
-from ..conftest import REPO, build_report, write_jsonl
+from ..conftest import REPO, build_report, disagreeing_pair, write_jsonl
 from .conftest import APP, goto
 
 
@@ -141,17 +141,7 @@ def test_report_schema_errors_are_listed_one_per_line(app):
 
 def _pairwise_run(db: Path) -> str:
     pairs = [
-        PairwiseJudgement(
-            case_id="q1",
-            system_a="baseline",
-            system_b="candidate",
-            preference="TIE",
-            swapped_preference="B",
-            disagreement=True,
-            needs_review=True,
-            justification="The two orders disagree (first A, swapped B): a / swapped: b",
-            confidence=0.4,
-        ),
+        disagreeing_pair("q1"),
     ]
     report = build_report(run_id="20260103T000000Z-cccccc")
     docs = [

@@ -14,7 +14,7 @@ from halgate.review import first_order_preference, review_run
 from halgate.scoring.rescore import rescore
 from halgate.store import Store
 
-from ..conftest import build_report
+from ..conftest import build_report, disagreeing_pair
 
 RUN = "20260104T000000Z-pppppp"
 
@@ -22,17 +22,7 @@ RUN = "20260104T000000Z-pppppp"
 def pairwise_report(run_id: str = RUN):
     """Claims all supported; q1's two orders disagree (held for review), q2 prefers B."""
     pairs = [
-        PairwiseJudgement(
-            case_id="q1",
-            system_a="baseline",
-            system_b="candidate",
-            preference="TIE",
-            swapped_preference="B",
-            disagreement=True,
-            needs_review=True,
-            justification="The two orders disagree (first A, swapped B): a / swapped: b",
-            confidence=0.4,
-        ),
+        disagreeing_pair("q1"),
         PairwiseJudgement(
             case_id="q2",
             system_a="baseline",
