@@ -21,6 +21,7 @@ from .report import (
     Shift,
     SuiteInfo,
     SystemRates,
+    ci_bounds,
 )
 from .review import (
     AgreementCell,
@@ -49,6 +50,7 @@ from .verdicts import (
 )
 
 __all__ = [
+    "ci_bounds",
     "MEASURE_LABELS",
     "AgreementCell",
     "Answer",

@@ -103,6 +103,13 @@ class RateChange(Record):
     n_cases: int
 
 
+def ci_bounds(interval: Interval | RateChange | None) -> tuple[float | None, float | None]:
+    """The (low, high) ends of a rate's interval or of a change's, (None, None) when absent."""
+    if isinstance(interval, RateChange):
+        return interval.ci_low, interval.ci_high
+    return (None, None) if interval is None else (interval.low, interval.high)
+
+
 class Shift(Record):
     """Baseline vs candidate count for one category (a severity, type or tag)."""
 

@@ -19,6 +19,7 @@ from ..models import (
     RateChange,
     RunReport,
     SystemRates,
+    ci_bounds,
 )
 from .common import terminal_text
 
@@ -35,10 +36,7 @@ def signed_pct(x: float | None) -> str:
 
 def ci_text(interval: Interval | RateChange | None, signed: bool = False) -> str:
     """'95% CI a to b' of an interval or a change, or 'no interval'."""
-    if isinstance(interval, RateChange):
-        lo, hi = interval.ci_low, interval.ci_high
-    else:
-        lo, hi = (None, None) if interval is None else (interval.low, interval.high)
+    lo, hi = ci_bounds(interval)
     if lo is None or hi is None:
         return "no interval"
     f = signed_pct if signed else pct

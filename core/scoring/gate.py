@@ -23,6 +23,7 @@ from ..models import (
     Severity,
     SystemRates,
     Verdict,
+    ci_bounds,
 )
 from .metrics import blocking_claims, is_hallucinated
 
@@ -98,10 +99,7 @@ def _threshold_reason(
 
 def _ci(interval: Interval | RateChange | None, signed: bool = False) -> str:
     """' (95% CI a to b)' for an interval or a change, '' when there is none."""
-    if isinstance(interval, RateChange):
-        lo, hi = interval.ci_low, interval.ci_high
-    else:
-        lo, hi = (None, None) if interval is None else (interval.low, interval.high)
+    lo, hi = ci_bounds(interval)
     if lo is None or hi is None:
         return ""
     f = "+.1%" if signed else ".1%"
