@@ -9,7 +9,7 @@ PORT   ?= 8501
 DEMO_MANAGER ?= carol
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install lint format-check typecheck imports check bench schemas clean
+.PHONY: demo test test-real-llm install lint format-check typecheck imports check bench schemas clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,16 +22,30 @@ $(STAMP): $(BIN)/python pyproject.toml
 install: $(STAMP)
 
 ## Evaluate the bundled example suite with the offline judge, then serve the dashboard on it
-## (`make demo PORT=8600` picks another port; the release manager carol may sign off in it).
+## (`make demo PORT=8600` picks another port; the release manager carol may sign off in it:
+## the demo has no login, so it allows sign-off by a typed name, which a real server should not).
 demo: $(STAMP)
 	@$(BIN)/halgate run $(SUITE) --db $(DB) --out demo-report.json; code=$$?; \
 	  echo "gate exit code $$code (non-zero is expected: the example candidate carries inserted hallucinations)"; \
 	  [ $$code -le 3 ]
-	HALGATE_RELEASE_MANAGERS=$(DEMO_MANAGER) $(BIN)/halgate dashboard --db $(DB) --port $(PORT)
+	HALGATE_RELEASE_MANAGERS=$(DEMO_MANAGER) HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF=1 \
+	  $(BIN)/halgate dashboard --db $(DB) --port $(PORT)
 
 ## The whole test suite (benchmarks in tests/bench are run with `make bench`).
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+## halgate's LLM judge against a real model server: builds llama.cpp's server and the Gemma 3
+## 270M model once (tests/real_llm/build_server.py; cached in ~/.cache/halgate/real-llm), then
+## runs tests/real_llm on it. A machine without a C/C++ compiler or make gets a warning and
+## a skip, unless HALGATE_REQUIRE_REAL_LLM=1 (then it fails); a failed build or test fails.
+test-real-llm: $(STAMP)
+	@$(BIN)/python tests/real_llm/build_server.py; code=$$?; \
+	  if [ $$code -eq 3 ] && [ "$$HALGATE_REQUIRE_REAL_LLM" != 1 ]; then \
+	    echo "warning: real-LLM test skipped: this machine cannot build llama.cpp (see above)"; \
+	    exit 0; fi; \
+	  [ $$code -eq 0 ] || exit $$code; \
+	  HALGATE_REAL_LLM=1 $(BIN)/python -m pytest -p no:cacheprovider -rs -s tests/real_llm
 
 lint: $(STAMP)
 	$(BIN)/ruff check core dashboard tests data

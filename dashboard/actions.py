@@ -12,7 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from halgate import HalgateError, Policy, Store, SuiteError
-from halgate.inputs import extract_suite_archive, load_suite, resolve_policy
+from halgate.inputs import (
+    allowed_suite_folder,
+    extract_suite_archive,
+    load_suite,
+    resolve_policy,
+)
 from halgate.judges import JudgeResult, build_judge
 from halgate.models import Mode
 from halgate.reports import parse_report
@@ -76,7 +81,8 @@ def start_run(
     """Load a suite (folder or zip), judge it, decide, save the run in ``db``; return its id.
 
     The judge is built as ``halgate run --db DB`` builds it: same judge id, and the LLM
-    judge's response cache lives in this database.
+    judge's response cache lives in this database. A folder must lie under the server's
+    suite roots (``halgate.inputs.suite_roots``); any other is "not an allowed suite folder".
     """
     with tempfile.TemporaryDirectory(prefix="halgate-upload-") as tmp:
         work = Path(tmp)
@@ -84,7 +90,7 @@ def start_run(
             if archive:
                 suite_dir = extract_suite_archive(archive, work / "suite")
             elif folder and folder.strip():
-                suite_dir = Path(folder.strip()).expanduser()
+                suite_dir = allowed_suite_folder(folder)  # under the suite roots only
             else:
                 raise ActionError("Give a suite folder path or upload a zipped suite.")
             suite = load_suite(suite_dir)

@@ -8,7 +8,9 @@ which never interpret it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import plotly.graph_objects as go
 import streamlit as st
 from halgate import HalgateError
 from halgate.dashboard import loaders, state
@@ -25,6 +27,7 @@ from halgate.models import (
 from halgate.present import (
     css,
     decision_banner,
+    empty_message,
     highlight_answer,
     highlight_source,
     legend,
@@ -57,6 +60,15 @@ def problems(message: str) -> None:
         head, rest = head + ":", [first, *rest]
     items = "\n".join(f"- {state.plain(line)}" for line in rest)
     st.error(f"{state.plain(head)}\n\n{items}")
+
+
+def chart(where: Any, fig: go.Figure, key: str) -> None:
+    """A chart, or, when it has nothing to draw (no runs, one run), the reason as a message."""
+    message = empty_message(fig)
+    if message:
+        where.info(message)
+    else:
+        where.plotly_chart(fig, key=key)
 
 
 def banner(decision: GateDecision) -> None:

@@ -3,6 +3,11 @@
 Kept in one module so every page reads the same keys; nothing here touches the database
 except through ``open_store``, which opens a fresh Store per operation (SQLite connections
 must not cross Streamlit's script threads).
+
+Identity: with ``[auth]`` in ``.streamlit/secrets.toml`` (Streamlit's OIDC login) reviews and
+sign-offs come from the logged-in ``st.user`` only; without it the sidebar says that the
+dashboard runs unauthenticated, names are typed, and whether a typed name may sign off is
+``halgate.review.check_sign_off_identity`` (off unless the server allows it).
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import streamlit as st
-from halgate import Store
+from halgate import HalgateError, Store
+from halgate.review import allow_unauthenticated_signoff, check_sign_off_identity
 
 DEFAULT_DB = "halgate.db"
 RUN_KEY = "run_id"
@@ -47,7 +53,7 @@ def select_run(run_id: str) -> None:
     st.session_state[RUN_KEY] = run_id
 
 
-def _auth_configured() -> bool:
+def login_configured() -> bool:
     """True when ``[auth]`` is set in secrets, i.e. ``st.login`` can be used."""
     try:
         return "auth" in st.secrets
@@ -66,24 +72,53 @@ def logged_in_user() -> str | None:
     return str(info.get("email") or info.get("name") or "") or None
 
 
+UNAUTHENTICATED = (
+    "This dashboard runs unauthenticated: no login is configured ([auth] in "
+    ".streamlit/secrets.toml), so the name below is typed, not checked."
+)
+
+
+def _unauthenticated_signoff_allowed() -> bool:
+    try:
+        return allow_unauthenticated_signoff()
+    except HalgateError:  # a bad setting: the Sign-off page shows the message
+        return False
+
+
 def identity_box() -> str | None:
     """Draw the reviewer identity control in the sidebar and return the reviewer, if known.
 
     With ``[auth]`` in secrets, identity comes from ``st.login``/``st.user``; otherwise the
-    reviewer types a name once and it is kept for the browser session.
+    sidebar says the dashboard runs unauthenticated, and the reviewer types a name once
+    (kept for the browser session).
     """
     user = logged_in_user()
     if user:
         st.caption("Signed in as")
         st.text(user)
-        if _auth_configured():
+        if login_configured():
             st.button("Log out", on_click=st.logout)
         return user
-    if _auth_configured():
+    if login_configured():
+        st.caption("Log in to review or sign off.")
         st.button("Log in", on_click=st.login, type="primary")
         return None
+    st.warning(UNAUTHENTICATED)
+    if _unauthenticated_signoff_allowed():
+        st.caption("Sign-off by a typed name is allowed on this server.")
+    else:
+        st.caption("Sign-off from the dashboard is off without a login.")
     name = st.text_input("Your name (recorded with reviews)", key=REVIEWER_KEY)
     return name.strip() or None
+
+
+def sign_off_refusal() -> str | None:
+    """Why this session may not sign off from the dashboard (core's rule), else None."""
+    try:
+        check_sign_off_identity(login_configured(), logged_in_user() is not None)
+    except HalgateError as exc:
+        return str(exc)
+    return None
 
 
 def reviewer() -> str | None:
@@ -91,7 +126,7 @@ def reviewer() -> str | None:
     user = logged_in_user()
     if user:
         return user
-    if _auth_configured():
+    if login_configured():
         return None
     name = st.session_state.get(REVIEWER_KEY) or ""
     return str(name).strip() or None

@@ -327,6 +327,9 @@ def _no_llm_endpoint_from_the_environment(monkeypatch, tmp_path_factory):
     must not turn the offline default into live LLM calls."""
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HALGATE_MODEL"):
         monkeypatch.delenv(var, raising=False)
+    # Nor may a developer's dashboard settings (sign-off without login, suite roots) leak in.
+    for var in ("HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF", "HALGATE_SUITE_ROOTS"):
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path_factory.getbasetemp() / "home"))
 
 

@@ -37,6 +37,10 @@ def cli(*args: object):
 def dashboard(db: Path, monkeypatch, page: str | None = None, reviewer: str | None = None):
     """The app on ``db``; optionally a reviewer typed in the sidebar and a page opened."""
     monkeypatch.setenv("HALGATE_DB", str(db))
+    # No login in AppTest: typed names may sign off (as `make demo`), like `halgate signoff -r`;
+    # suite folders are served from the test's own folder.
+    monkeypatch.setenv("HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF", "1")
+    monkeypatch.setenv("HALGATE_SUITE_ROOTS", str(db.parent))
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.run()
     assert not at.exception, at.exception

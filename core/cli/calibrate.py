@@ -30,7 +30,8 @@ def calibrate_command(
         typer.Option(help="Calibration whose rule thresholds to keep (default: the shipped one)."),
     ] = None,
 ) -> None:
-    """Fit the offline judge's per-task claim model and write its calibration file."""
+    """Fit the offline judge's one learned model (all benchmarks pooled) and write its
+    calibration file."""
     from ..evaluation.benchmark import load_benchmark
     from ..evaluation.calibrate import calibrate
     from ..judges.offline.calibration_file import calibration_json
@@ -46,13 +47,13 @@ def calibrate_command(
     except HalgateError as exc:
         raise fail(exc) from None
     out_file.write_text(calibration_json(cal), encoding="utf-8")
-    trained = cal.provenance.tasks if cal.provenance else {}
-    models = cal.model.tasks if cal.model else {}
-    for task, m in trained.items():
-        out.print(
-            f"{task:<12} answers {m.n_answers:>5}  claims {m.n_claims:>6}  "
-            f"{models[task].aggregate:<8} out-of-fold AUROC {m.oof_auroc:.3f}  "
-            f"bal.acc {m.oof_balanced_accuracy:.3f}",
-            markup=False,
-        )
+    if cal.provenance is not None:
+        t = cal.provenance.training
+        out.print(f"answers {t.n_answers}  claims {t.n_claims}  L2 {t.l2:g}", markup=False)
+        for group, m in t.groups.items():
+            out.print(
+                f"{group:<28} answers {m.n_answers:>5}  out-of-fold AUROC {m.oof_auroc:.3f}  "
+                f"bal.acc {m.oof_balanced_accuracy:.3f}",
+                markup=False,
+            )
     out.print(f"wrote {out_file}", markup=False)

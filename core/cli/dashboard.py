@@ -3,7 +3,9 @@
 As ``streamlit hello`` does, the app file is found as a package resource and handed to
 ``streamlit run``; the database travels in ``HALGATE_DB``. Settings that must hold wherever the
 command is started (headless, no usage statistics, theme) are passed as flags, because
-Streamlit reads ``.streamlit/config.toml`` only from the working directory.
+Streamlit reads ``.streamlit/config.toml`` only from the working directory. The login
+(``[auth]`` in ``.streamlit/secrets.toml``) is read from there too, or from
+``~/.streamlit/secrets.toml``; so are ``halgate.toml`` and the default suite root.
 """
 
 from __future__ import annotations

@@ -42,6 +42,14 @@ def eval_judge(
         int | None, typer.Option(help="Score at most N benchmark rows, drawn at random.")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random draw of --limit.")] = 0,
+    no_task_hints: Annotated[
+        bool,
+        typer.Option(
+            "--no-task-hints",
+            help="Do not tell the judge each benchmark row's task (as a tag and domain): "
+            "every row is judged as a user's own suite is. The figure to report.",
+        ),
+    ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the scores as JSON instead of a table.")
     ] = False,
@@ -59,7 +67,9 @@ def eval_judge(
     try:
         j = create_judge(judge)
         if benchmark is not None:
-            text, data = _eval_benchmark(j, benchmark, task, part, limit, seed, quiet)
+            text, data = _eval_benchmark(
+                j, benchmark, task, part, limit, seed, quiet, not no_task_hints
+            )
         else:
             from ..evaluation.suite_labels import evaluate_judge_on_suite, scores_table
             from ..inputs.suite import load_suite
@@ -83,11 +93,12 @@ def _eval_benchmark(
     limit: int | None,
     seed: int,
     quiet: bool,
+    task_hints: bool,
 ) -> tuple[str, dict[str, Any]]:
     from ..evaluation.benchmark import benchmark_table, evaluate_benchmark, load_benchmark
     from ..run.progress import judge_progress
 
     rows = load_benchmark(path, task, part, limit, seed)
     with judge_progress(len(rows), enabled=not quiet) as tick:
-        result = evaluate_benchmark(judge, rows, progress=tick)
+        result = evaluate_benchmark(judge, rows, progress=tick, task_hints=task_hints)
     return benchmark_table(result), result

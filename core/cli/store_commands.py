@@ -108,23 +108,30 @@ def show(
     if judged.decision.status != report.decision.status:
         out.print(f"  (as judged, before overrides: {judged.decision.status.value})", markup=False)
     out.print(f"Review queue: {run.queue.counts.text()}", markup=False)
+    if run.queue.counts.audit:
+        out.print(run.queue.counts.audit_text().capitalize(), markup=False)
     out.print(f"\nOverrides ({len(run.overrides)}):", markup=False)
     for o in run.overrides:
         out.print(f"  {override_line(o)}", markup=False)
     out.print("\n" + agreement_lines(run.agreement) + signoff_lines(signed), markup=False, end="")
 
 
-@app.command(short_help="The review queue of a run, most severe first, then its pairs.")
+@app.command(short_help="The review queue of a run: severe claims, pairs, audit sample.")
 def review(
     run_id: Annotated[str, _run_arg("whose review queue to list")],
     db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
     pending: Annotated[
         bool,
-        typer.Option("--pending", help="List only the claims and pairs no reviewer has decided."),
+        typer.Option(
+            "--pending",
+            help="List only the claims, pairs and audited answers no reviewer has decided.",
+        ),
     ] = False,
 ) -> None:
     """The review queue: severe claims of the gated system with evidence and review state,
-    then the pairwise cases that need a person (A and B, both orders' results)."""
+    then the pairwise cases that need a person (A and B, both orders' results), then the
+    random audit sample's answers to label as whole answers (audit:CASE:SYSTEM)."""
+    from ..reports.audit_text import audit_lines
     from ..reports.review_text import review_lines
 
     with store_at(db) as store:
@@ -133,16 +140,18 @@ def review(
         run.queue.items, pending_only=pending, pairs=run.queue.pairs, answers=run.judged.answers
     )
     out.print(text, markup=False, end="")
+    out.print(audit_lines(run.queue.audit, run.judged.answers, pending), markup=False, end="")
 
 
-@app.command(short_help="Correct or confirm one claim, or decide a pairwise case.")
+@app.command(short_help="Correct or confirm a claim, decide a pair, label an audited answer.")
 def override(
     run_id: Annotated[str, _run_arg("the claim belongs to")],
     claim_id: Annotated[
         str,
         typer.Argument(
-            help="Claim to correct or confirm, e.g. q1/candidate/0, or a pairwise case to "
-            "decide, e.g. pairwise:q1 (see `halgate review`)."
+            help="Claim to correct or confirm, e.g. q1/candidate/0, a pairwise case to "
+            "decide, e.g. pairwise:q1, or an answer of the audit sample to label, e.g. "
+            "audit:q1:candidate (see `halgate review`)."
         ),
     ],
     comment: Annotated[
@@ -183,10 +192,18 @@ def override(
             "factual (A and B as `halgate review` lists them)."
         ),
     ] = None,
+    label: Annotated[
+        str | None,
+        typer.Option(
+            help="Label an answer of the audit sample (audit:CASE:SYSTEM) as a whole: "
+            "hallucinated (some claim is not backed by the sources) or faithful."
+        ),
+    ] = None,
     db: Annotated[Path, _db("the override is appended to")] = Path(DEFAULT_DB),
 ) -> None:
-    """Correct or confirm one claim (no --verdict/--type/--severity = confirm), or decide a
-    pairwise case with --preference A|B|TIE; newest wins, nothing is edited in place."""
+    """Correct or confirm one claim (no --verdict/--type/--severity = confirm), decide a
+    pairwise case with --preference A|B|TIE, or label an audited answer with --label
+    hallucinated|faithful; newest wins, nothing is edited in place."""
     from ..reports.review_text import override_line
 
     with store_at(db) as store:
@@ -197,6 +214,7 @@ def override(
             hallucination_type=htype,
             severity=severity,
             preference=preference,
+            label=label,
             comment=comment,
             reviewer=reviewer,
         )
@@ -226,6 +244,8 @@ def gate(
             "in the review queue reviewed)",
             markup=False,
         )
+    if counts.audit:
+        out.print(counts.audit_text().capitalize(), markup=False)
     raise typer.Exit(d.exit_code)
 
 
@@ -293,12 +313,12 @@ def export(
     ] = None,
     db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
 ) -> None:
-    """Export a run with overrides applied: json, markdown, junit, csv or html."""
+    """Export a run with overrides applied (json, markdown, junit, csv or html), each showing
+    the judge's verdict beside the reviewed one, who reviewed and when, and the sign-off."""
     from ..reports.render import render
 
     with store_at(db) as store:
-        report = store.effective_report(run_id)
-        text = render(report, fmt.value, store.override_history(report.run_id))
+        text = render(store.reviewed_export(run_id), fmt.value)
     if out_path is None:
         typer.echo(text, nl=False)
         return

@@ -115,22 +115,32 @@ def prediction_of(analysis: AnswerAnalysis) -> Prediction:
     )
 
 
+def bench_case(row: BenchRow, task_hints: bool = True) -> Case:
+    """The case a judge sees for a benchmark row (its task as tag and domain, or nothing)."""
+    return Case(
+        case_id=row.id,
+        question=row.question or "",
+        doc_ids=[d.doc_id for d in row.documents],
+        tags=[row.task] if task_hints else [],
+        domain=row.task if task_hints else None,
+    )
+
+
 def judge_rows(
     judge: Judge,
     rows: Sequence[BenchRow],
     policy: Policy,
     progress: ProgressCallback | None = None,
+    task_hints: bool = True,
 ) -> list[Prediction]:
-    """Run the judge on every row (one task each) and turn the analyses into predictions."""
+    """Run the judge on every row (one task each) and turn the analyses into predictions.
+
+    With `task_hints` off the judge is not told the row's task (no tag, no domain), as for
+    a user's own suite: the figure that says what users get.
+    """
     tasks = [
         JudgeTask(
-            case=Case(
-                case_id=r.id,
-                question=r.question or "",
-                doc_ids=[d.doc_id for d in r.documents],
-                tags=[r.task],
-                domain=r.task,
-            ),
+            case=bench_case(r, task_hints),
             documents=r.documents,
             answers={"system": r.answer},
         )
@@ -150,7 +160,9 @@ def judge_rows(
     return out
 
 
-def auroc(labels: Sequence[bool], scores: Sequence[float]) -> float | None:
+def auroc(
+    labels: Sequence[bool] | np.ndarray, scores: Sequence[float] | np.ndarray
+) -> float | None:
     """Area under the ROC curve (Mann-Whitney U with average ranks for ties)."""
     y = np.asarray(labels, dtype=bool)
     s = np.asarray(scores, dtype=float)
@@ -206,9 +218,10 @@ def evaluate_benchmark(
     rows: Sequence[BenchRow],
     policy: Policy | None = None,
     progress: ProgressCallback | None = None,
+    task_hints: bool = True,
 ) -> dict:
     """Judge figures overall and per task, each with the novelty baseline's beside them."""
-    preds = judge_rows(judge, rows, policy or Policy(), progress)
+    preds = judge_rows(judge, rows, policy or Policy(), progress, task_hints)
     base = [predict_novelty(r) for r in rows]
 
     def block(idx: list[int]) -> dict:
@@ -219,7 +232,11 @@ def evaluate_benchmark(
         }
 
     tasks = sorted({r.task for r in rows})
-    out = {"judge_id": judge.spec.judge_id, "overall": block(list(range(len(rows))))}
+    out = {
+        "judge_id": judge.spec.judge_id,
+        "task_hints": task_hints,
+        "overall": block(list(range(len(rows)))),
+    }
     out["per_task"] = {t: block([i for i, r in enumerate(rows) if r.task == t]) for t in tasks}
     return out
 

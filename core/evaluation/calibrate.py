@@ -1,79 +1,89 @@
-"""Train the offline judge's learned claim model on a labelled benchmark (``halgate calibrate``).
+"""Train the offline judge's learned model on labelled benchmarks (``halgate calibrate``).
 
 Why a model at all: each alignment signal alone separates hallucinated claims poorly, and
-hand-set weights do not transfer between QA answers, summaries and data-to-text. A small
-L2-regularised logistic regression per task type, fitted with Newton's method in numpy,
-is deterministic, inspectable (one weight per named feature) and cheap at inference.
+hand-set weights do not transfer between QA answers, summaries and data-to-text. One
+L2-regularised logistic regression over claims (with the input's shape as features, never a
+task name) and a second one over each answer's claims, both fitted with scikit-learn and
+applied in numpy, are deterministic, inspectable (one weight per named feature) and cheap.
 
-Honesty: train only on the ``tune`` part; the regularisation strength and the decision
-threshold are chosen from out-of-fold predictions (folds shuffled with ``seed``), never from
-the rows the figures are reported on.
+Honesty: train only on the ``tune`` part of every file; the regularisation strength, the
+answer model and the decision threshold come from out-of-fold predictions (folds shuffled
+with ``seed``), never from the rows the figures are reported on. The threshold is chosen on
+all benchmarks pooled, each benchmark's classes weighed equally, so it transfers.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any
 
 import numpy as np
 
 from ..errors import UsageError
 from ..evidence.index import evidence_index
+from ..judges.offline.answer_model import ANSWER_FEATURES, answer_vector
 from ..judges.offline.calibration_file import (
     Calibration,
+    GeneralModelParams,
+    GroupFigures,
     LearnedModel,
+    LogisticParams,
     Provenance,
-    TaskModelParams,
-    TaskTraining,
     TrainedWith,
+    Training,
 )
 from ..judges.offline.claim_model import (
     FEATURES,
-    aggregate,
+    AnswerContext,
+    InputShape,
     answer_context,
     answer_novelty,
     claim_matrix,
+    input_shape,
     is_refusal,
-    platt,
 )
 from ..judges.offline.judge import OfflineJudge
 from ..judges.protocol import JudgeTask
-from ..models import Case
-from .benchmark import BenchRow, auroc
+from .benchmark import BenchRow, auroc, bench_case
 
-L2_GRID = (0.1, 1.0, 10.0, 100.0, 300.0, 1000.0)
+L2_GRID = (1.0, 10.0, 100.0, 1000.0)
+ANSWER_L2 = 1.0
 FOLDS = 5
-REPEATS = 3  # draws of the folds that model selection averages over
-AGGREGATES = ("max", "noisy_or", "mean")
-Aggregate = Literal["max", "noisy_or", "mean"]
 
 
 @dataclass(frozen=True)
 class AnswerSample:
-    """One labelled answer: its claims' features and labels, and the answer's label."""
+    """One labelled answer: its claims' features and labels, its context and shape, and
+    its group (benchmark and task: used to weigh classes, never given to the model)."""
 
-    task: str
+    group: str
     x: np.ndarray
     y: np.ndarray
     label: bool
+    ctx: AnswerContext
+    shape: InputShape
 
 
 def collect(rows: Sequence[BenchRow], judge: OfflineJudge) -> list[AnswerSample]:
-    """Rule-judge every row (model off) and label each claim by overlap with a gold span."""
+    """Rule-judge every row (model off, no task hints) and label each claim by overlap with
+    a gold span."""
     out = []
     for r in rows:
-        case = Case(case_id=r.id, question=r.question or "", tags=[r.task], domain=r.task)
+        case = bench_case(r, task_hints=False)
         task = JudgeTask(case=case, documents=r.documents, answers={"system": r.answer})
         claims = judge.judge_task(task).claims["system"]
         index = evidence_index(r.documents, judge.cal.retrieval.bm25_weight)
         ctx = answer_context(
             claims, answer_novelty(r.answer, index.vocabulary), is_refusal(r.answer)
         )
+        shape = input_shape(case.question, r.documents, r.answer, index)
         y = [_claim_label(c.start, c.end, r) for c in claims]
-        x = claim_matrix(claims, ctx)
-        out.append(AnswerSample(r.task, x, np.asarray(y, float), r.hallucinated))
+        x = claim_matrix(claims, ctx, shape)
+        group = f"{r.id.split('-')[0]}:{r.task}"
+        out.append(AnswerSample(group, x, np.asarray(y, float), r.hallucinated, ctx, shape))
     return out
 
 
@@ -117,51 +127,62 @@ def _claim_probs(s: AnswerSample, model: dict[str, Any]) -> np.ndarray:
     return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
 
 
-def _fit(samples: Sequence[AnswerSample], l2: float) -> dict[str, Any]:
-    x = np.vstack([s.x for s in samples if len(s.x)])
-    y = np.concatenate([s.y for s in samples if len(s.x)])
+def _fit(x: np.ndarray, y: np.ndarray, l2: float, weights: np.ndarray | None = None):
     mean, scale = _standardise(x)
-    w, b = fit_logistic((x - mean) / scale, y, l2)
+    model = _logistic(l2).fit((x - mean) / scale, y.astype(int), sample_weight=weights)
+    w, b = model.coef_[0].astype(float), float(model.intercept_[0])
     return {"mean": mean, "scale": scale, "weights": w, "bias": b}
 
 
+def _fit_claims(samples: Sequence[AnswerSample], l2: float) -> dict[str, Any]:
+    x = np.vstack([s.x for s in samples if len(s.x)])
+    y = np.concatenate([s.y for s in samples if len(s.x)])
+    return _fit(x, y, l2)
+
+
 def _out_of_fold(samples: Sequence[AnswerSample], l2: float, seed: int) -> list[np.ndarray]:
-    """Claim probabilities of each answer from a model that never saw that answer."""
+    """Claim probabilities of each answer from a claim model that never saw that answer."""
     order = list(range(len(samples)))
     random.Random(seed).shuffle(order)
     probs: list[np.ndarray] = [np.zeros(0)] * len(samples)
     for k in range(FOLDS):
         held = set(order[k::FOLDS])
-        model = _fit([s for i, s in enumerate(samples) if i not in held], l2)
+        model = _fit_claims([s for i, s in enumerate(samples) if i not in held], l2)
         for i in held:
             probs[i] = _claim_probs(samples[i], model)
     return probs
 
 
-def fit_platt(scores: Sequence[float], labels: Sequence[bool]) -> tuple[float, float]:
-    """Slope and intercept mapping logit(score) to the probability that the answer is
-    hallucinated (a lightly ridged 1-D logistic regression on out-of-fold scores).
-
-    Probabilities keep each task's share of hallucinated answers, so answers of different
-    tasks rank on one scale (the pooled AUROC); the decision cut is then set per task.
-    """
-    s = np.clip(np.asarray(scores, float), 1e-6, 1 - 1e-6)
-    y = np.asarray(labels, float)
-    logit = np.log(s / (1 - s))
-    mu, sd = float(logit.mean()), float(logit.std())
-    if y.min() == y.max() or sd < 1e-9:
-        return (1.0, 0.0)
-    # Shrink the (standardised) slope lightly, never the intercept.
-    slope_std, intercept = fit_logistic(((logit - mu) / sd)[:, None], y, l2=1.0)
-    w = (float(slope_std[0]), intercept)
-    slope = float(w[0] / sd)
-    return (slope, float(w[1] - slope * mu))
+#: How far the answer model's weights balance each group's classes: 0 keeps the natural
+#: ratio (flagged rates track true rates, but the rarer class is neglected: a low-rate QA
+#: set is then judged almost all faithful), 1 balances them (best balanced accuracy, but
+#: a low-rate set is over-flagged threefold); halfway keeps both near their best.
+CLASS_BALANCE = 0.5
 
 
-def best_threshold(labels: Sequence[bool], scores: Sequence[float]) -> tuple[float, float]:
-    """The score cut with the best balanced accuracy, midway between neighbouring scores."""
+def balancing_weights(
+    groups: Sequence[str], labels: Sequence[bool], balance: float = CLASS_BALANCE
+) -> np.ndarray:
+    """Sample weights giving every group the same total weight, and within a group moving
+    the classes' total weights from their natural ratio (`balance` 0) to equal (1); mean 1.
+    No benchmark's size decides the model or the threshold for the others."""
+    pairs = list(zip(groups, labels, strict=True))
+    per_group = Counter(g for g, _ in pairs)
+    per_class = Counter(pairs)
+    w = np.asarray(
+        [(per_group[g] / (2 * per_class[(g, y)])) ** balance / per_group[g] for g, y in pairs]
+    )
+    return w * len(w) / w.sum()
+
+
+def best_threshold(
+    labels: Sequence[bool], scores: Sequence[float], weights: np.ndarray | None = None
+) -> tuple[float, float]:
+    """The score cut with the best weighted accuracy (with balancing weights: a balanced
+    accuracy as far as they balance), midway between neighbouring scores."""
     y = np.asarray(labels, bool)
     s = np.asarray(scores, float)
+    w = np.ones(len(y)) if weights is None else np.asarray(weights, float)
     cuts = np.unique(s)
     mids: np.ndarray | list[float] = (
         np.concatenate([(cuts[:-1] + cuts[1:]) / 2, [cuts[-1] + 1e-6]]) if len(cuts) else []
@@ -169,55 +190,96 @@ def best_threshold(labels: Sequence[bool], scores: Sequence[float]) -> tuple[flo
     best = (0.5, -1.0)
     for t in mids:
         pred = s >= t
-        tpr = (pred & y).sum() / max(y.sum(), 1)
-        tnr = (~pred & ~y).sum() / max((~y).sum(), 1)
-        if (tpr + tnr) / 2 > best[1] + 1e-12:
-            best = (float(t), float((tpr + tnr) / 2))
+        acc = w[pred == y].sum() / w.sum()
+        if acc > best[1] + 1e-12:
+            best = (float(t), float(acc))
     return best
 
 
-def train_task(samples: Sequence[AnswerSample], seed: int) -> tuple[TaskModelParams, TaskTraining]:
-    """One task's model: L2 strength and answer aggregate by out-of-fold AUROC, then the
-    threshold with the best out-of-fold balanced accuracy; with the training's figures.
+def _balanced_accuracy(labels: np.ndarray, pred: np.ndarray) -> float:
+    tpr = (pred & labels).sum() / max(labels.sum(), 1)
+    tnr = (~pred & ~labels).sum() / max((~labels).sum(), 1)
+    return float((tpr + tnr) / 2)
 
-    The folds are drawn REPEATS times (seeds seed, seed+1, ...) and the figures averaged or
-    pooled over them: with a few hundred answers per task, one draw of folds alone moves the
-    AUROC by a few hundredths, enough to pick a setting by luck.
-    """
-    labels = [s.label for s in samples]
-    tried: dict[tuple[float, str], list[list[float]]] = {}
-    for l2 in L2_GRID:
-        for r in range(REPEATS):
-            probs = _out_of_fold(samples, l2, seed + r)
-            for how in AGGREGATES:
-                tried.setdefault((l2, how), []).append([aggregate(p, how) for p in probs])
 
-    def mean_auroc(key: tuple[float, str]) -> float:
-        return float(np.mean([auroc(labels, scores) or 0.0 for scores in tried[key]]))
-
-    l2, how = max(tried, key=lambda k: (round(mean_auroc(k), 6), k[0]))
-    pooled = [a for scores in tried[(l2, how)] for a in scores]
-    coef = fit_platt(pooled, labels * REPEATS)
-    threshold, bal = best_threshold(labels * REPEATS, [platt(a, coef) for a in pooled])
-    model = _fit(samples, l2)
-    params = TaskModelParams(
-        features=list(FEATURES),
+def _params(model: dict[str, Any], features: Sequence[str]) -> LogisticParams:
+    return LogisticParams(
+        features=list(features),
         mean=_round(model["mean"]),
         scale=_round(model["scale"]),
         weights=_round(model["weights"]),
         bias=round(model["bias"], 6),
-        aggregate=cast(Aggregate, how),
-        platt=(round(coef[0], 6), round(coef[1], 6)),
+    )
+
+
+def train_general(
+    samples: Sequence[AnswerSample], seed: int
+) -> tuple[GeneralModelParams, Training]:
+    """The claim model's L2 strength by mean out-of-fold AUROC over the groups; the answer
+    model on those out-of-fold claim probabilities (classes balanced per group); the
+    threshold with the best pooled weighted accuracy; with the figures per group."""
+    labels = np.asarray([s.label for s in samples], bool)
+    groups = [s.group for s in samples]
+    names = sorted(set(groups))
+    weights = balancing_weights(groups, list(labels))
+
+    def answer_x(probs: list[np.ndarray]) -> np.ndarray:
+        return np.asarray(
+            [answer_vector(p, s.ctx, s.shape) for p, s in zip(probs, samples, strict=True)]
+        )
+
+    def group_auroc(scores: np.ndarray) -> float:
+        per = [
+            auroc(labels[[g == n for g in groups]], scores[[g == n for g in groups]]) for n in names
+        ]
+        return float(np.mean([a or 0.0 for a in per]))
+
+    tried = {}
+    for l2 in L2_GRID:
+        xa = answer_x(_out_of_fold(samples, l2, seed))
+        oof = _answer_out_of_fold(xa, labels, weights, seed)
+        tried[l2] = (group_auroc(oof), xa, oof)
+    l2 = max(tried, key=lambda k: (round(tried[k][0], 6), k))
+    _, xa, oof = tried[l2]
+    threshold, _ = best_threshold(list(labels), list(oof), weights)
+    answer = _fit(xa, labels, ANSWER_L2, weights)
+    claim = _fit_claims(samples, l2)
+    figures = {}
+    for n in names:
+        idx = np.asarray([g == n for g in groups])
+        figures[n] = GroupFigures(
+            n_answers=int(idx.sum()),
+            oof_auroc=round(auroc(labels[idx], oof[idx]) or 0.0, 4),
+            oof_balanced_accuracy=round(_balanced_accuracy(labels[idx], oof[idx] >= threshold), 4),
+        )
+    params = GeneralModelParams(
+        claim=_params(claim, FEATURES),
+        answer=_params(answer, ANSWER_FEATURES),
         threshold=round(min(max(threshold, 1e-4), 1 - 1e-4), 6),
     )
-    figures = TaskTraining(
+    training = Training(
         l2=l2,
         n_answers=len(samples),
         n_claims=int(sum(len(s.x) for s in samples)),
-        oof_auroc=round(mean_auroc((l2, how)), 4),
-        oof_balanced_accuracy=round(bal, 4),
+        groups=figures,
     )
-    return params, figures
+    return params, training
+
+
+def _answer_out_of_fold(
+    x: np.ndarray, labels: np.ndarray, weights: np.ndarray, seed: int
+) -> np.ndarray:
+    """Answer probabilities, each from an answer model that never saw that answer."""
+    order = list(range(len(labels)))
+    random.Random(seed + 1).shuffle(order)
+    out = np.zeros(len(labels))
+    for k in range(FOLDS):
+        held = np.zeros(len(labels), bool)
+        held[order[k::FOLDS]] = True
+        m = _fit(x[~held], labels[~held], ANSWER_L2, weights[~held])
+        z = ((x[held] - m["mean"]) / m["scale"]) @ m["weights"] + m["bias"]
+        out[held] = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+    return out
 
 
 def _round(a: np.ndarray) -> list[float]:
@@ -231,23 +293,19 @@ def calibrate(
     benchmarks: Sequence[str] = (),
     part: str = "tune",
 ) -> Calibration:
-    """A calibration file: the base's version, rules and score settings (and hard signals)
-    plus one newly trained model per task type, and how it was trained (`benchmarks`, `part`)."""
+    """A calibration file: the base's version, rules, verdict and score settings plus the
+    newly trained model, and how it was trained (`benchmarks`, `part`)."""
     judge = OfflineJudge(calibration=base, use_model=False)
     samples = collect(rows, judge)
-    tasks = sorted({s.task for s in samples})
-    trained = {t: train_task([s for s in samples if s.task == t], seed) for t in tasks}
+    params, training = train_general(samples, seed)
     return judge.cal.model_copy(
         update={
-            "model": LearnedModel(
-                hard_signals=judge.cal.model.hard_signals if judge.cal.model else [],
-                tasks={t: params for t, (params, _) in trained.items()},
-            ),
+            "model": LearnedModel(general=params),
             "provenance": Provenance(
                 trained_with=TrainedWith(
                     rows=len(rows), seed=seed, part=part, benchmarks=list(benchmarks)
                 ),
-                tasks={t: figures for t, (_, figures) in trained.items()},
+                training=training,
             ),
         }
     )

@@ -6,11 +6,13 @@ TOML uploaded in the dashboard) wins over it: see ``resolve_policy``.
 
 from __future__ import annotations
 
+import math
+import re
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 
 from ..errors import PolicyError
 from ..models import GateMeasure, Record, Severity
@@ -104,6 +106,17 @@ class Policy(Record):
     require_review_before_pass: bool = Field(
         default=True, description="NEEDS_REVIEW while the review queue has unreviewed claims."
     )
+    audit_sample: int | str = Field(
+        default=30,
+        description="Random audit sample reviewers label as whole answers: a number of cases "
+        '(30: every system\'s answers to 30 seeded random cases) or a percentage ("5%" of the '
+        "cases, rounded up); 0 turns it off.",
+    )
+    gate_on_corrected: bool = Field(
+        default=False,
+        description="Gate on the audit-corrected answers with a hallucination (and its change) "
+        "once the audit sample is completely labelled; needs gate_on = answers.",
+    )
     risk_level: Severity = Field(
         default=Severity.MEDIUM,
         description="Risk of the release; at HIGH or CRITICAL every unsupported claim is reviewed.",
@@ -118,6 +131,49 @@ class Policy(Record):
         default=20261129, ge=0, description="Bootstrap seed (≥ 0): same input, same interval."
     )
     severity_rules: SeverityRules = Field(default_factory=SeverityRules)
+    null_field_claims: Literal["unsupported", "ignore"] = Field(
+        default="unsupported",
+        description="Offline judge: a claim about a JSON record field that is null (unknown) "
+        "is UNSUPPORTED (the record does not say it), or 'ignore' to judge it by its words "
+        "alone (for records where null means 'not applicable').",
+    )
+
+    @field_validator("audit_sample", mode="before")
+    @classmethod
+    def _audit_sample_form(cls, value: Any) -> int | str:
+        """A count (int >= 0) or a percentage string "P%" with 0 <= P <= 100, nothing else."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value < 0:
+                raise ValueError("a count of cases must be >= 0 (0 turns the audit off)")
+            return value
+        found = _PERCENT.fullmatch(value) if isinstance(value, str) else None
+        if found is None or not 0 <= float(found.group(1)) <= 100:
+            raise ValueError(
+                'write a number of cases (audit_sample = 30) or a percentage from "0%" to '
+                '"100%" (audit_sample = "5%"); 0 turns the audit off'
+            )
+        return f"{float(found.group(1)):g}%"
+
+    @field_validator("gate_on_corrected")
+    @classmethod
+    def _corrected_needs_answers_and_audit(cls, value: bool, info: ValidationInfo) -> bool:
+        """The correction is answer-level and needs a sample to correct with."""
+        if value and info.data.get("gate_on", "answers") != "answers":
+            raise ValueError('needs gate_on = "answers" (the audit labels whole answers)')
+        if value and info.data.get("audit_sample") in (0, "0%"):
+            raise ValueError("needs an audit sample (audit_sample is 0)")
+        return value
+
+    def audit_size(self, eligible: int) -> int:
+        """How many of ``eligible`` cases the audit sample draws: the count (at most all of
+        them), or the percentage of them rounded up."""
+        if isinstance(self.audit_sample, int):
+            return min(self.audit_sample, eligible)
+        share = float(self.audit_sample.rstrip("%")) / 100
+        return min(eligible, math.ceil(round(share * eligible, 9)))
+
+
+_PERCENT = re.compile(r"\s*(\d+(?:\.\d+)?)\s*%\s*")
 
 
 def load_policy(path: Path | str | None) -> Policy:

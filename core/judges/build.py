@@ -66,7 +66,8 @@ def build_judge(
         given = [f"--{k.replace('_', '-')}" for k, v in llm.items() if v is not None]
         if given:
             raise UsageError(f"{', '.join(given)} only apply to --judge llm")
-        return create_judge(name, severity_rules=policy.severity_rules)
+        offline = {"null_field_claims": policy.null_field_claims} if name == "offline" else {}
+        return create_judge(name, severity_rules=policy.severity_rules, **offline)
     return create_judge(
         name,
         severity_rules=policy.severity_rules,

@@ -5,6 +5,7 @@ too. The JSON Schemas in ``data/schemas/`` are generated from these models
 (``halgate schemas``) and a test fails when they drift.
 """
 
+from .audit import AuditInput, AuditLabel, CorrectedChange, CorrectedRate
 from .claims import AnswerAnalysis, Citation, Claim, ClaimJudgement, VerdictCounts
 from .record import Record
 from .report import (
@@ -26,9 +27,12 @@ from .report import (
 from .review import (
     AgreementCell,
     AuditEntry,
+    ClaimReview,
     JudgeAgreement,
     Override,
+    ReviewedReport,
     ReviewItem,
+    ReviewRecord,
     RunRow,
     SignOff,
     SignOffDecision,
@@ -56,11 +60,16 @@ __all__ = [
     "Answer",
     "AnswerAnalysis",
     "AuditEntry",
+    "AuditInput",
+    "AuditLabel",
     "Case",
     "Citation",
     "Claim",
     "ClaimJudgement",
+    "ClaimReview",
     "ComparisonSummary",
+    "CorrectedChange",
+    "CorrectedRate",
     "Document",
     "EXIT_BAD_INPUT",
     "EXIT_CODES",
@@ -80,7 +89,9 @@ __all__ = [
     "Preference",
     "RateChange",
     "Record",
+    "ReviewedReport",
     "ReviewItem",
+    "ReviewRecord",
     "RunReport",
     "RunRow",
     "SCHEMA_VERSION",

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from .audit import CorrectedChange, CorrectedRate
 from .claims import AnswerAnalysis, VerdictCounts
 from .record import Record
 from .suite import Case, Document
@@ -83,6 +84,11 @@ class SystemRates(Record):
     abstention_reasons: dict[str, int] = Field(
         default_factory=dict, description="Abstentions on cases that expect an answer, by kind."
     )
+    corrected: CorrectedRate | None = Field(
+        default=None,
+        description="Answers with a hallucination corrected by the reviewed audit sample "
+        "(prediction-powered); None until a reviewed report has an audit sample.",
+    )
 
     def gated_rate(self, measure: GateMeasure) -> tuple[float | None, Interval | None]:
         """The rate and interval of one measure: answers with a hallucination or claims."""
@@ -103,11 +109,15 @@ class RateChange(Record):
     n_cases: int
 
 
-def ci_bounds(interval: Interval | RateChange | None) -> tuple[float | None, float | None]:
+def ci_bounds(
+    interval: Interval | RateChange | CorrectedRate | CorrectedChange | None,
+) -> tuple[float | None, float | None]:
     """The (low, high) ends of a rate's interval or of a change's, (None, None) when absent."""
-    if isinstance(interval, RateChange):
-        return interval.ci_low, interval.ci_high
-    return (None, None) if interval is None else (interval.low, interval.high)
+    if interval is None:
+        return None, None
+    if isinstance(interval, Interval):
+        return interval.low, interval.high
+    return interval.ci_low, interval.ci_high
 
 
 class Shift(Record):
@@ -132,8 +142,8 @@ class ComparisonSummary(Record):
     type_shift: dict[str, Shift]
     tag_shift: dict[str, Shift]
     regression_detected: bool = Field(
-        description="The gated measure's change interval lies above zero, or a severity block "
-        "fires."
+        description="The gated measure's change interval lies above zero (the corrected "
+        "change's when gated_on_corrected), or a severity block fires."
     )
     answer_rate_change: RateChange | None = Field(
         default=None, description="Change of the answers with a hallucination."
@@ -145,6 +155,16 @@ class ComparisonSummary(Record):
         default="claims",
         description="The measure the gate uses: answers (answer_rate_change) or claims "
         "(rate_change).",
+    )
+    corrected_change: CorrectedChange | None = Field(
+        default=None,
+        description="Change of the audit-corrected answers with a hallucination (reviewed "
+        "reports with an audit sample).",
+    )
+    gated_on_corrected: bool = Field(
+        default=False,
+        description="The gate and regression_detected used corrected_change (policy "
+        "gate_on_corrected, audit complete).",
     )
 
     def gated_change(self) -> RateChange:

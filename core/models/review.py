@@ -11,9 +11,10 @@ from typing import Any
 
 from pydantic import Field
 
+from .audit import AuditLabel
 from .claims import ClaimJudgement
 from .record import Record
-from .report import PairwiseJudgement
+from .report import PairwiseJudgement, RunReport
 from .verdicts import GateStatus, HallucinationType, Mode, Preference, Severity, Verdict
 
 
@@ -30,7 +31,8 @@ class Override(Record):
 
     Fields left ``None`` keep the value in force before this override, so a bare override
     with a comment is a *confirmation*: it marks the claim reviewed without changing it. A
-    pairwise case is decided under ``pairwise:CASE`` with a ``preference`` (A, B or TIE).
+    pairwise case is decided under ``pairwise:CASE`` with a ``preference`` (A, B or TIE), an
+    answer of the audit sample under ``audit:CASE:SYSTEM`` with a ``label``.
     """
 
     id: int = Field(description="Sequence number in the store; higher is newer.")
@@ -41,6 +43,10 @@ class Override(Record):
     severity: Severity | None = Field(default=None, description="New severity.")
     preference: Preference | None = Field(
         default=None, description="A pairwise case's decision: A, B or TIE (pairs only)."
+    )
+    label: AuditLabel | None = Field(
+        default=None,
+        description="An audited answer as a whole: HALLUCINATED or FAITHFUL (audit sample only).",
     )
     comment: str = Field(description="Why the reviewer decided so.")
     reviewer: str = Field(description="Who decided (free-form identity).")
@@ -152,3 +158,53 @@ class RunRow(Record):
     agreement: float | None = Field(description="Overall judge agreement, if any review.")
     signoff: SignOffDecision | None = Field(default=None, description="Latest sign-off.")
     signoff_stale: bool = False
+
+
+class ClaimReview(Record):
+    """One reviewed claim as an export shows it: the judge's reading beside the one in force,
+    and who decided it, when and why (the newest override of the claim)."""
+
+    claim_id: str
+    judge_verdict: Verdict = Field(description="The judge's verdict, never edited.")
+    judge_hallucination_type: HallucinationType | None = None
+    judge_severity: Severity | None = None
+    verdict: Verdict = Field(description="The verdict in force (the gate decided on it).")
+    hallucination_type: HallucinationType | None = None
+    severity: Severity | None = None
+    changed: bool = Field(
+        description="The review changed the judge's verdict, type or severity (False: confirmed)."
+    )
+    reviewer: str
+    comment: str
+    reviewed_at: str = Field(description="UTC time of the override in force, ISO 8601.")
+    override_id: int = Field(description="The override in force (see `overrides`).")
+    n_overrides: int = Field(description="Overrides recorded on this claim, the superseded too.")
+
+
+class ReviewRecord(Record):
+    """What an export carries beside the effective report: each reviewed claim with the
+    judge's reading, the whole override history, and the sign-off in force with every
+    sign-off, so nothing a reviewer changed is applied silently."""
+
+    judged_status: GateStatus = Field(description="The gate decision before any review.")
+    claims: list[ClaimReview] = Field(
+        default_factory=list, description="Claims with an override in force, in report order."
+    )
+    overrides: list[Override] = Field(
+        default_factory=list,
+        description="Every override of the run (claims and pairs), oldest first.",
+    )
+    signoff_in_force: SignOff | None = Field(
+        default=None, description="The newest sign-off unless it is stale; None when none is."
+    )
+    signoffs: list[SignOff] = Field(
+        default_factory=list,
+        description="Every sign-off, oldest first, each marked stale or in force.",
+    )
+
+
+class ReviewedReport(RunReport):
+    """A reviewed run as ``halgate export -f json`` writes it: the effective report (overrides
+    applied; rates and decision recomputed) plus ``review``, what the reviews changed."""
+
+    review: ReviewRecord

@@ -2,6 +2,7 @@
 evidence (escaped HTML). Unit-tested without Streamlit; the dashboard only places them."""
 
 from .charts import (
+    empty_message,
     judge_health_chart,
     rate_trend_chart,
     severity_shift_chart,
@@ -35,6 +36,7 @@ __all__ = [
     "claims_frame",
     "css",
     "decision_banner",
+    "empty_message",
     "filter_claims",
     "highlight_answer",
     "highlight_source",

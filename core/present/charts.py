@@ -16,15 +16,49 @@ from .tables import TRANSITION_STATES
 
 BASELINE_COLOUR = "#8c9eff"
 CANDIDATE_COLOUR = "#e4572e"
-_LAYOUT = {"margin": {"l": 40, "r": 10, "t": 40, "b": 40}, "height": 320}
+_MARGIN = {"l": 40, "r": 10, "t": 40, "b": 40}
+_LAYOUT = {"margin": _MARGIN, "height": 320}
+
+
+# Legends sit in a row between the title and the plot, where they cover no axis label, tick
+# or bar (the default, right of the plot, covers a right-hand axis's labels).
+_LEGEND = {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"}
+_TOP_LEGEND_LAYOUT = {
+    **_LAYOUT,
+    "margin": {**_MARGIN, "t": 90},
+    "legend": _LEGEND,
+    "title_y": 0.97,
+    "title_yanchor": "top",
+}
 
 
 def empty_figure(message: str) -> go.Figure:
-    """A blank figure that says why it is blank."""
+    """A blank figure that says why it is blank (``empty_message`` reads the reason back)."""
     fig = go.Figure()
     fig.add_annotation(text=message, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
-    fig.update_layout(xaxis_visible=False, yaxis_visible=False, **_LAYOUT)
+    fig.update_layout(xaxis_visible=False, yaxis_visible=False, meta={"empty": message}, **_LAYOUT)
     return fig
+
+
+def empty_message(fig: go.Figure) -> str | None:
+    """Why a chart has nothing to draw, or None when it does: faces show the message instead."""
+    meta = fig.layout.meta
+    return meta.get("empty") if isinstance(meta, dict) else None
+
+
+def _times(created: pd.Series) -> pd.Series:
+    """Creation times as UTC timestamps, for a time axis and ordering."""
+    return pd.to_datetime(created, utc=True, format="ISO8601", errors="coerce")
+
+
+def _count_axis(top: float) -> dict[str, object]:
+    """A count axis from 0: whole-number ticks, and 0..1 rather than -1..1 when all are 0."""
+    axis: dict[str, object] = {"rangemode": "tozero", "title": "count", "tickformat": "d"}
+    if top <= 0:
+        axis |= {"range": [0, 1], "dtick": 1}
+    elif top <= 5:
+        axis |= {"range": [0, top * 1.15], "dtick": 1}
+    return axis
 
 
 def shift_chart(
@@ -91,67 +125,112 @@ def tag_shift_chart(report: RunReport, top: int = 15) -> go.Figure:
     return shift_chart(shifts, "per case tag", order, _labels(report))
 
 
+TREND_COLUMN_TITLES = {
+    "micro_rate": "claims hallucinated",
+    "fabrication_rate": "fabrication rate",
+    "contradiction_rate": "contradiction rate",
+}
+_ROLE_DASH = {"candidate": "solid", "gated": "solid", "baseline": "dot"}
+
+
 def rate_trend_chart(rates: pd.DataFrame, column: str = "micro_rate") -> go.Figure:
-    """A line per system role of ``column`` across runs (rows from ``tables.rate_rows``)."""
+    """``column`` across runs on a time axis: one line per suite and system role, so two
+    suites never share a line (rows from ``tables.trend_rows`` or ``tables.rate_rows``).
+
+    With no suite run twice there is no trend to draw, and the figure says so instead.
+    """
+    title = TREND_COLUMN_TITLES.get(column, column.replace("_", " "))
     if rates.empty or column not in rates:
-        return empty_figure("no runs yet")
+        return empty_figure("No runs yet: the trend appears once a suite has been run twice.")
+    data = rates.assign(suite=rates.get("suite", "suite"), time=_times(rates["created_at"]))
+    data = data.dropna(subset=[column]).sort_values(["time", "created_at", "run_id"])
+    if data.empty or data.groupby("suite")["run_id"].nunique().max() < 2:
+        n = data["run_id"].nunique() if not data.empty else 0
+        return empty_figure(
+            f"{n} run(s), no suite run twice yet: the {title} trend needs two runs of one suite."
+        )
+    x = "time" if data["time"].notna().all() else "created_at"
     fig = go.Figure()
-    data = rates.sort_values("created_at")
-    for role, part in data.groupby("role", sort=True):
+    for (suite, role), part in data.groupby(["suite", "role"], sort=True):
         fig.add_trace(
             go.Scatter(
-                name=str(role),
-                x=part["run_id"],
+                name=f"{suite} · {role}",
+                legendgroup=str(suite),
+                x=part[x],
                 y=part[column],
                 mode="lines+markers",
-                customdata=part[["system"]],
-                hovertemplate="%{x}<br>%{customdata[0]}: %{y:.1%}<extra></extra>",
+                line={"dash": _ROLE_DASH.get(str(role), "solid")},
+                customdata=part[["run_id", "system"]],
+                hovertemplate="%{customdata[0]}<br>%{customdata[1]}: %{y:.1%}<extra></extra>",
             )
         )
     fig.update_layout(
-        title=f"{column.replace('_', ' ')} across runs",
-        yaxis_tickformat=".0%",
-        xaxis_title="run",
-        **_LAYOUT,
+        title=f"{title} across runs, per suite",
+        yaxis={"tickformat": ".0%", "rangemode": "tozero", "title": title},
+        xaxis_title="run time (UTC)",
+        **_TOP_LEGEND_LAYOUT,
     )
+    if x == "created_at":
+        fig.update_xaxes(categoryorder="array", categoryarray=list(dict.fromkeys(data[x])))
     return fig
 
 
 HEALTH_METRICS = [
-    "validation_failures",
     "repairs",
     "harness_errors",
     "unverified_citations",
     "pairwise_disagreements",
 ]
+"""Judge-health counts, drawn when a run produced them (``tables.judge_health_row`` leaves a
+signal None for a run that cannot have it: repairs without LLM calls, disagreements outside
+pairwise mode)."""
 
 
 def judge_health_chart(health: pd.DataFrame) -> go.Figure:
-    """Judge drift signals per run: counts as bars, the overturned share as a line (right axis)."""
+    """Judge drift signals per run, oldest first: counts as bars (only the signals some run
+    produced), the share overturned by reviewers as a line on its own 0-100% axis."""
     if health.empty:
-        return empty_figure("no runs yet")
-    data = health.sort_values("created_at")
+        return empty_figure("No runs yet: judge health appears after the first run.")
+    data = health.assign(time=_times(health["created_at"])).sort_values(
+        ["time", "created_at", "run_id"]
+    )
+    metrics = [m for m in HEALTH_METRICS if m in data and data[m].notna().any()]
+    runs = list(data["run_id"])
     fig = go.Figure()
-    for metric in HEALTH_METRICS:
-        if metric in data:
-            fig.add_trace(go.Bar(name=metric.replace("_", " "), x=data["run_id"], y=data[metric]))
-    if "overturned_share" in data:
+    for metric in metrics:
+        fig.add_trace(go.Bar(name=metric.replace("_", " "), x=runs, y=data[metric].fillna(0)))
+    overturned = "overturned_share" in data and data["overturned_share"].notna().any()
+    if overturned:
         fig.add_trace(
             go.Scatter(
                 name="share overturned by reviewers",
-                x=data["run_id"],
+                x=runs,
                 y=data["overturned_share"],
                 mode="lines+markers",
                 yaxis="y2",
             )
         )
+    top = float(data[metrics].max().max()) if metrics else 0.0
     fig.update_layout(
         title="judge health across runs",
         barmode="group",
-        yaxis_title="count",
-        yaxis2={"overlaying": "y", "side": "right", "tickformat": ".0%", "range": [0, 1]},
-        **_LAYOUT,
+        yaxis=_count_axis(top),
+        xaxis={"categoryorder": "array", "categoryarray": runs, "title": "run"},
+        **_TOP_LEGEND_LAYOUT,
     )
+    if overturned:
+        fig.update_layout(
+            yaxis2={"overlaying": "y", "side": "right", "tickformat": ".0%", "range": [0, 1]}
+        )
+    if metrics and top <= 0 and not overturned:
+        fig.add_annotation(
+            text="all zero: " + ", ".join(m.replace("_", " ") for m in metrics),
+            showarrow=False,
+            x=0.5,
+            y=0.5,
+            xref="paper",
+            yref="paper",
+        )
     return fig
 
 

@@ -216,6 +216,7 @@ def rate_rows(report: RunReport) -> list[dict[str, Any]]:
         {
             "run_id": report.run_id,
             "created_at": report.created_at,
+            "suite": report.suite.name,
             "system": system,
             "role": _role(report, system),
             "micro_rate": r.micro_rate,
@@ -230,11 +231,12 @@ def trend_rows(runs: Iterable[Any]) -> list[dict[str, Any]]:
     """Rate rows from run list entries (``store.RunRow``): effective, and cheap to get.
 
     A run row carries the gated system's effective rate and, in compare mode, the change
-    from baseline, so the baseline's rate is their difference.
+    from baseline, so the baseline's rate is their difference. Each row names its suite, so
+    a trend draws one line per suite.
     """
     rows = []
     for r in runs:
-        base = {"run_id": r.run_id, "created_at": r.created_at}
+        base = {"run_id": r.run_id, "created_at": r.created_at, "suite": r.suite_name}
         rows.append(
             {**base, "system": r.gated_system, "role": "candidate", "micro_rate": r.micro_rate}
         )
@@ -257,24 +259,26 @@ def _role(report: RunReport, system: str) -> str:
 
 
 def judge_health_row(report: RunReport, agreement: float | None = None) -> dict[str, Any]:
-    """Signals of judge drift for one run: repairs, invalid outputs, errors, disagreement.
+    """Signals of judge drift for one run: repairs, errors, unverified citations, disagreement.
 
-    ``agreement`` is the share of reviewed claims whose verdict reviewers kept (from the
-    store); its complement is the share overturned.
+    A signal the run cannot have is None, not 0, so a chart leaves it out: repairs when the
+    judge made no model call (the offline judge, a fully cached run), pairwise disagreements
+    outside pairwise mode. ``agreement`` is the share of reviewed claims whose verdict
+    reviewers kept (from the store); its complement is the share overturned.
     """
     usage = report.usage
-    pairwise = report.pairwise or []
     return {
         "run_id": report.run_id,
         "created_at": report.created_at,
         "judge": report.judge.judge_id,
-        "validation_failures": int(usage.get("validation_failures", 0)),
-        "repairs": int(usage.get("repairs", 0)),
+        "repairs": int(usage["repairs"]) if "repairs" in usage else None,
         "harness_errors": sum(1 for a in report.analyses if a.harness_error),
         "unverified_citations": sum(
             1 for a in report.analyses for c in a.claims for q in c.citations if not q.verified
         ),
-        "pairwise_disagreements": sum(1 for p in pairwise if p.disagreement),
+        "pairwise_disagreements": None
+        if report.pairwise is None
+        else sum(1 for p in report.pairwise if p.disagreement),
         "overturned_share": None if agreement is None else 1.0 - agreement,
     }
 

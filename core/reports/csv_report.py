@@ -1,18 +1,30 @@
 """One CSV row per claim with its effective values, for spreadsheets and ad-hoc analysis.
 
-Claim text, rationales and comments are untrusted: a cell a spreadsheet would read as a
-formula (leading ``= + - @``, tab or CR) is written with a leading ``'``.
+Each row also carries the judge's reading beside the one in force and who reviewed it
+(``common.REVIEW_FIELDS``), the rates of the claim's system at both levels, and the run's
+sign-off in force and sign-off history, so a sheet filtered down to one claim still says what
+the release decision rests on. Claim text, rationales and comments are untrusted: a cell a
+spreadsheet would read as a formula (leading ``= + - @``, tab or CR) gets a leading ``'``.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
 
 from ..models import RunReport
 from ..review.queue import queue_ids
-from .common import OverrideLike, all_claims, latest_overrides, review_state, spreadsheet_cell
+from .common import (
+    REVIEW_FIELDS,
+    all_claims,
+    claim_reviews,
+    review_fields,
+    review_of,
+    signoff_in_force_text,
+    signoff_line,
+    spreadsheet_cell,
+)
+from .summary import RATE_FIELDS, measure_rows, measure_text
 
 COLUMNS = [
     "run_id",
@@ -23,31 +35,41 @@ COLUMNS = [
     "start",
     "end",
     "text",
-    "verdict",
-    "hallucination_type",
-    "severity",
+    *REVIEW_FIELDS,
     "score",
     "in_review_queue",
-    "review_state",
     "overridden",
-    "reviewer",
-    "review_comment",
     "rationale",
     "evidence_doc",
     "evidence_quote",
     "evidence_verified",
+    *RATE_FIELDS.values(),
+    "gate_decision",
+    "signoff_in_force",
+    "signoff_history",
 ]
 
 
-def csv_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -> str:
+def csv_report(report: RunReport) -> str:
     """The effective claim records as CSV (header first, RFC 4180 quoting)."""
-    latest = latest_overrides(overrides)
+    reviews = claim_reviews(report)
+    record = review_of(report)
     queued = set(queue_ids(report))
+    rates = {
+        (measure, m.system): measure_text(m)
+        for measure, rows in measure_rows(report.rates).items()
+        for m in rows
+    }
+    run_fields = {
+        "gate_decision": report.decision.status.value,
+        "signoff_in_force": signoff_in_force_text(record),
+        "signoff_history": "\n".join(signoff_line(s) for s in record.signoffs) if record else "",
+    }
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     w.writeheader()
     for c in all_claims(report):
-        o = latest.get(c.claim_id)
+        review = reviews.get(c.claim_id)
         cit = c.citations[0] if c.citations else None
         row = {
             "run_id": report.run_id,
@@ -58,19 +80,16 @@ def csv_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -> str
             "start": c.start,
             "end": c.end,
             "text": c.text,
-            "verdict": c.verdict.value,
-            "hallucination_type": c.hallucination_type.value if c.hallucination_type else "",
-            "severity": c.severity.value if c.severity else "",
+            **review_fields(report, c, review),
             "score": f"{c.score:.3f}",
             "in_review_queue": c.claim_id in queued,
-            "review_state": review_state(report, c.claim_id, o is not None),
-            "overridden": o is not None,
-            "reviewer": o.reviewer if o else "",
-            "review_comment": o.comment if o else "",
+            "overridden": review is not None,
             "rationale": c.rationale,
             "evidence_doc": cit.doc_id if cit else "",
             "evidence_quote": cit.quote if cit else "",
             "evidence_verified": cit.verified if cit else "",
+            **{col: rates.get((m, c.system), "") for m, col in RATE_FIELDS.items()},
+            **run_fields,
         }
         w.writerow({k: spreadsheet_cell(v) for k, v in row.items()})
     return buf.getvalue()

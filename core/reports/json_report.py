@@ -16,7 +16,8 @@ import jsonschema
 from pydantic import ValidationError
 
 from ..errors import ReportError
-from ..models import SCHEMA_VERSION, RunReport
+from ..inputs import Policy
+from ..models import SCHEMA_VERSION, ReviewedReport, RunReport
 from ..run.parallel import worker_count
 from .schemas import load_schema
 
@@ -117,9 +118,28 @@ def _in_processes(report: RunReport, workers: int) -> tuple[int, list] | None:
     return min(results, key=lambda r: r[0]) if results else None
 
 
+@lru_cache(maxsize=1)
+def _review_validator() -> jsonschema.protocols.Validator:
+    """Validator for the ``review`` part of a reviewed export (committed reviewed_report schema)."""
+    schema = load_schema("reviewed_report")
+    part = {"$ref": "#/$defs/ReviewRecord", "$defs": schema["$defs"]}
+    return jsonschema.validators.validator_for(schema)(part)
+
+
 def report_to_json(report: RunReport) -> str:
-    """Validate against the committed schema, then serialise."""
-    validate_report(report)
+    """Validate against the committed schema, then serialise.
+
+    A ``ReviewedReport`` (an export) is checked as a run report plus its review record, the
+    two parts of the reviewed_report schema, so the large part is validated the fast way.
+    """
+    if isinstance(report, ReviewedReport):
+        validate_report(
+            RunReport.model_construct(**{k: getattr(report, k) for k in RunReport.model_fields})
+        )
+        review = report.review.model_dump(mode="json")
+        _raise(list(_review_validator().iter_errors(review)), "report", ("review",))
+    else:
+        validate_report(report)
     return report.model_dump_json(indent=1)
 
 
@@ -169,6 +189,40 @@ def _check_schema_version(data: JsonValue, source: str) -> None:
         )
 
 
+SQLITE_INTS = (-(2**63), 2**63 - 1)  # what an INTEGER column holds
+
+
+def _unstorable(data: JsonValue) -> str | None:
+    """Where the document holds what no database or UTF-8 file can: a key or text with a lone
+    surrogate (an unpaired \\ud800 escape, or its bytes, which ``json.loads`` lets through),
+    or an integer beyond 64 bits; None when there is nothing. Walked without recursion: the
+    document may be nested as deep as JSON allows."""
+    stack: list[tuple[str, JsonValue]] = [("(root)", data)]
+    while stack:
+        where, node = stack.pop()
+        prefix = "" if where == "(root)" else where + "/"
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if _not_unicode(key):
+                    return f"{where}: a key is not valid Unicode (a lone surrogate)"
+                stack.append((f"{prefix}{key}", value))
+        elif isinstance(node, list):
+            stack.extend((f"{prefix}{i}", v) for i, v in enumerate(node))
+        elif isinstance(node, str) and _not_unicode(node):
+            return f"{where}: text is not valid Unicode (a lone surrogate)"
+        elif isinstance(node, int) and not SQLITE_INTS[0] <= node <= SQLITE_INTS[1]:
+            return f"{where}: integer out of range (more than 64 bits)"
+    return None
+
+
+def _not_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def parse_report(text: str | bytes, source: str = "report") -> RunReport:
     """Parse and validate a report (from a file or an upload)."""
     try:
@@ -177,12 +231,28 @@ def parse_report(text: str | bytes, source: str = "report") -> RunReport:
         raise ReportError(f"{source}: not valid JSON: {exc}") from None
     except RecursionError:
         raise ReportError(f"{source}: not valid JSON: nested too deeply") from None
+    bad = _unstorable(data)
+    if bad is not None:
+        raise ReportError(f"{source}: {bad}")
     _check_schema_version(data, source)
+    if isinstance(data, Mapping) and "review" in data:
+        raise ReportError(
+            f"{source}: this is a reviewed export (`halgate export -f json`): its verdicts have "
+            "the reviewers' overrides applied and would pass for the judge's; load the judged "
+            "report instead (`halgate run --out FILE`)"
+        )
     validate_report_data(data, source)
     try:
-        return RunReport.model_validate(data)
+        report = RunReport.model_validate(data)
     except ValidationError as exc:
         raise ReportError(f"{source}: {exc.errors()[0]['msg']}") from None
+    try:  # every reader of a stored run rebuilds its policy: refuse one that cannot be
+        Policy.model_validate(report.policy)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = "/".join(map(str, ("policy", *error["loc"])))
+        raise ReportError(f"{source}: {where}: {error['msg']}") from None
+    return report
 
 
 def load_report(path: Path | str) -> RunReport:

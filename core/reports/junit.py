@@ -6,20 +6,33 @@ suite also has a ``gate decision`` testcase (failure unless PASSED, error on har
 and an error testcase per answer the judge could not analyse. Characters XML 1.0 forbids
 (control characters, lone surrogates) are dropped from every name, attribute and text, so
 the file always parses.
+
+Each testsuite's properties carry the run: decision in force (and as judged), both
+hallucination rates of its system (``answers_with_a_hallucination``, ``claims_hallucinated``)
+and in compare mode their change, the sign-off in force and every sign-off. A reviewed claim's
+testcase says what the judge said beside what is in force, who reviewed it and when.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..models import ClaimJudgement, GateStatus, RunReport
+from ..models import ClaimJudgement, ClaimReview, GateStatus, RunReport
 from ..review.queue import queue_ids
-from .common import xml_text
+from .common import (
+    claim_reviews,
+    review_note,
+    review_of,
+    signoff_in_force_text,
+    signoff_line,
+    xml_text,
+)
+from .summary import RATE_FIELDS, ci_text, measure_changes, measure_rows, measure_text, signed_pct
 
 _MAX_NAME = 80
 
 
-def _claim_case(c: ClaimJudgement, failing: bool) -> ET.Element:
+def _claim_case(c: ClaimJudgement, failing: bool, review: ClaimReview | None) -> ET.Element:
     short = c.text if len(c.text) <= _MAX_NAME else c.text[: _MAX_NAME - 1] + "…"
     case = ET.Element(
         "testcase",
@@ -35,9 +48,36 @@ def _claim_case(c: ClaimJudgement, failing: bool) -> ET.Element:
             f"evidence [{x.doc_id}{'' if x.verified else ', NOT verified'}]: {x.quote}"
             for x in c.citations
         ]
+        body += [f"review: {review_note(review)}"] if review else []
         fail = ET.SubElement(case, "failure", message=message, type=c.verdict.value)
         fail.text = "\n".join(body)
+    elif review is not None:
+        ET.SubElement(case, "system-out").text = f"review: {review_note(review)}"
     return case
+
+
+def _properties(report: RunReport, system: str) -> list[tuple[str, str]]:
+    """The run as testsuite properties, the rates those of ``system``."""
+    record = review_of(report)
+    props = [
+        ("run_id", report.run_id),
+        ("suite", report.suite.name),
+        ("judge", report.judge.judge_id),
+        ("decision", report.decision.status.value),
+    ]
+    if record is not None:
+        props.append(("decision_as_judged", record.judged_status.value))
+    rows = measure_rows(report.rates)
+    for measure, name in RATE_FIELDS.items():
+        props += [(name, measure_text(m)) for m in rows[measure] if m.system == system]
+    for measure, change in measure_changes(report).items():
+        if change is not None and measure in RATE_FIELDS:
+            text = f"{signed_pct(change.estimate)} ({ci_text(change, signed=True)})"
+            props.append((f"{RATE_FIELDS[measure]}_change", text))
+    props.append(("signoff_in_force", signoff_in_force_text(record)))
+    for s in record.signoffs if record else []:
+        props.append((f"signoff_{s.id}", signoff_line(s)))
+    return props
 
 
 def _gate_case(report: RunReport) -> ET.Element:
@@ -55,12 +95,13 @@ def _gate_case(report: RunReport) -> ET.Element:
 def junit_xml(report: RunReport) -> str:
     """The report as a JUnit XML document (parsed by junitparser in the tests)."""
     failing = set(queue_ids(report))
+    reviews = claim_reviews(report)
     gated = report.decision.gated_system
     root = ET.Element("testsuites", name=f"halgate {report.run_id}")
     totals = {"tests": 0, "failures": 0, "errors": 0}
     for system in report.systems:
         cases = [
-            _claim_case(c, system == gated and c.claim_id in failing)
+            _claim_case(c, system == gated and c.claim_id in failing, reviews.get(c.claim_id))
             for a in report.analyses
             if a.system == system
             for c in a.claims
@@ -86,12 +127,7 @@ def junit_xml(report: RunReport) -> str:
         attrib |= {k: str(v) for k, v in counts.items()}
         suite = ET.SubElement(root, "testsuite", attrib)
         props = ET.SubElement(suite, "properties")
-        for k, v in (
-            ("run_id", report.run_id),
-            ("suite", report.suite.name),
-            ("judge", report.judge.judge_id),
-            ("decision", report.decision.status.value),
-        ):
+        for k, v in _properties(report, system):
             ET.SubElement(props, "property", name=k, value=v)
         suite.extend(cases)
         for k in totals:

@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
 
-from ..models import SEVERITIES_DESC, ClaimJudgement, GateStatus, RunReport
-from .common import OverrideLike, latest_overrides, review_state, severe_claims
+from ..models import SEVERITIES_DESC, ClaimJudgement, ClaimReview, GateStatus, RunReport
+from .common import (
+    claim_reviews,
+    review_note,
+    review_of,
+    review_state,
+    severe_claims,
+    signoff_in_force_text,
+    signoff_line,
+)
 from .summary import (
     MEASURE_TITLES,
     ci_text,
@@ -36,6 +43,7 @@ _MENTION = re.compile(r"@(?=\w)")
 _SCHEME = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*):(?=//)")
 _WWW = re.compile(r"(?i)\b(www)\.")
 TOP_CLAIMS = 10
+TOP_REVIEWS = 50
 
 
 def md_text(text: str, limit: int = 300) -> str:
@@ -116,7 +124,7 @@ def _comparison(report: RunReport) -> list[str]:
     return lines
 
 
-def _claim_item(n: int, c: ClaimJudgement, state: str, note: OverrideLike | None) -> list[str]:
+def _claim_item(n: int, c: ClaimJudgement, state: str, review: ClaimReview | None) -> list[str]:
     tags = " · ".join(
         x
         for x in (
@@ -133,16 +141,45 @@ def _claim_item(n: int, c: ClaimJudgement, state: str, note: OverrideLike | None
     for cit in c.citations[:2]:
         mark = "verified" if cit.verified else "NOT found in source"
         lines.append(f"   - evidence {md_code(cit.doc_id)} ({mark}): “{md_text(cit.quote)}”")
-    lines.append(f"   - judge: {md_text(c.rationale)}")
-    if note is not None:
-        lines.append(f"   - reviewer {md_text(note.reviewer, 80)}: {md_text(note.comment)}")
+    lines.append(f"   - judge's reason: {md_text(c.rationale)}")
+    if review is not None:
+        lines.append(f"   - review: {md_text(review_note(review), 500)}")
     return lines
 
 
-def markdown_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -> str:
+def _reviews(report: RunReport) -> list[str]:
+    """Every reviewed claim (an overturned one is no longer among the severe claims)."""
+    record = review_of(report)
+    if record is None or not record.overrides:
+        return []
+    reviewers = sorted({o.reviewer for o in record.overrides})
+    lines = [
+        "",
+        f"### Reviews ({len(record.overrides)} override(s) on {len(record.claims)} claim(s) by "
+        f"{', '.join(md_text(r, 80) for r in reviewers)}; as judged the gate was "
+        f"{record.judged_status.value}, the decision above uses the verdicts in force)",
+        "",
+    ]
+    for r in record.claims[:TOP_REVIEWS]:
+        lines.append(f"- {md_code(r.claim_id)} {md_text(review_note(r), 500)}")
+    if len(record.claims) > TOP_REVIEWS:
+        lines.append(f"- … and {len(record.claims) - TOP_REVIEWS} more (the CSV export has all)")
+    return lines
+
+
+def _signoffs(report: RunReport) -> list[str]:
+    record = review_of(report)
+    lines = ["", f"**Sign-off in force:** {md_text(signoff_in_force_text(record), 500)}"]
+    if record is not None and record.signoffs:
+        lines += ["", "Sign-offs, oldest first:", ""]
+        lines += [f"- {md_text(signoff_line(s), 500)}" for s in record.signoffs]
+    return lines
+
+
+def markdown_report(report: RunReport) -> str:
     """The report as GitHub-flavoured Markdown (snapshot-tested)."""
     d = report.decision
-    latest = latest_overrides(overrides)
+    reviews = claim_reviews(report)
     lines = [
         f"## {BANNER[d.status]} halgate gate: {d.status.value} for {md_text(d.gated_system)}",
         "",
@@ -150,6 +187,7 @@ def markdown_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -
         f"suite **{md_text(report.suite.name)}** "
         f"({report.suite.n_cases} cases, {md_code(report.suite.content_hash[:12])}) · judge "
         f"{md_code(report.judge.judge_id)} · exit code {d.exit_code}",
+        *_signoffs(report),
         "",
         *_rates_table(report),
         *_comparison(report),
@@ -168,16 +206,10 @@ def markdown_report(report: RunReport, overrides: Sequence[OverrideLike] = ()) -
             "",
         ]
         for n, c in enumerate(severe[:TOP_CLAIMS], 1):
-            state = review_state(report, c.claim_id, c.claim_id in latest)
-            lines += _claim_item(n, c, state, latest.get(c.claim_id))
-    if overrides:
-        reviewers = sorted({o.reviewer for o in overrides})
-        lines += [
-            "",
-            f"{len(overrides)} override(s) on {len(latest)} claim(s) by "
-            f"{', '.join(md_text(r, 80) for r in reviewers)}; the decision above uses "
-            "the effective verdicts.",
-        ]
+            review = reviews.get(c.claim_id)
+            state = review_state(report, c.claim_id, review is not None)
+            lines += _claim_item(n, c, state, review)
+    lines += _reviews(report)
     if d.pending_review:
         lines += [
             "",

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..errors import UsageError
 from ..models import RunReport
-from .common import OverrideLike
 
 FORMATS = ("json", "markdown", "junit", "csv", "html")
 EXTENSIONS = {"json": ".json", "markdown": ".md", "junit": ".xml", "csv": ".csv", "html": ".html"}
 
 
-def render(report: RunReport, fmt: str, overrides: Sequence[OverrideLike] = ()) -> str:
-    """The report as text in ``fmt``; pass the effective report and its override history."""
+def render(report: RunReport, fmt: str) -> str:
+    """The report as text in ``fmt``.
+
+    Pass the effective report; a ``ReviewedReport`` (``Store.reviewed_export``) also carries
+    the review record, which every format shows: judge verdict beside the verdict in force,
+    reviewer, comment and time per reviewed claim, the sign-off in force and every sign-off.
+    """
     if fmt == "json":
         from .json_report import report_to_json
 
@@ -21,7 +23,7 @@ def render(report: RunReport, fmt: str, overrides: Sequence[OverrideLike] = ()) 
     if fmt == "markdown":
         from .markdown import markdown_report
 
-        return markdown_report(report, overrides)
+        return markdown_report(report)
     if fmt == "junit":
         from .junit import junit_xml
 
@@ -29,9 +31,9 @@ def render(report: RunReport, fmt: str, overrides: Sequence[OverrideLike] = ()) 
     if fmt == "csv":
         from .csv_report import csv_report
 
-        return csv_report(report, overrides)
+        return csv_report(report)
     if fmt == "html":
         from .html import html_report
 
-        return html_report(report, overrides)
+        return html_report(report)
     raise UsageError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")

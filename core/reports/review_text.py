@@ -18,8 +18,8 @@ from ..models.review import (
     RunRow,
     SignOff,
 )
-from ..review import first_order_preference
-from .common import terminal_text
+from ..review import first_order_preference, signoff_in_force
+from .common import signoff_line, terminal_text
 from .summary import pct, signed_pct
 
 
@@ -57,6 +57,7 @@ def override_line(o: Override) -> str:
             ("type", o.hallucination_type),
             ("severity", o.severity),
             ("preference", o.preference),
+            ("label", o.label),
         )
         if v is not None
     ]
@@ -146,20 +147,13 @@ def signoff_lines(signoffs: Sequence[SignOff]) -> str:
     marked in force, superseded or stale (made before a later override)."""
     if not signoffs:
         return "Sign-off: none\n"
-    current = next((s for s in signoffs if s.in_force), None)
+    current = signoff_in_force(signoffs)
     head = (
         f"Sign-off in force: #{current.id} {current.decision.value} by {current.reviewer}"
         if current
         else "Sign-off in force: none (overrides were recorded after the newest; sign off again)"
     )
-    lines = [head, "Sign-offs:"]
-    for s in signoffs:
-        mark = "[STALE: overrides were recorded after it]" if s.stale else f"[{s.standing}]"
-        gate = " (gate overridden)" if s.override_gate else ""
-        lines.append(
-            f"  #{s.id} {mark} {s.decision.value} by {s.reviewer} at {s.created_at} on decision "
-            f"{s.decision_status.value}{gate}: {s.comment}"
-        )
+    lines = [head, "Sign-offs:", *(f"  {signoff_line(s)}" for s in signoffs)]
     return terminal_text("\n".join(lines) + "\n")
 
 

@@ -12,11 +12,12 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ..inputs.policy import Policy
-from ..models import Answer, Case, Document, RunReport
+from ..models import Answer, Case, Document, ReviewedReport, RunReport
 from ..resources import data_path
 
 PUBLISHED: dict[str, type[BaseModel]] = {
     "run_report": RunReport,
+    "reviewed_report": ReviewedReport,
     "case": Case,
     "document": Document,
     "answer": Answer,

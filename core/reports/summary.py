@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+from ..inputs.policy import Policy
 from ..models import (
     GATE_LABELS,
     MEASURE_LABELS,
     SEVERITIES_DESC,
+    CorrectedChange,
+    CorrectedRate,
     GateLabel,
     Interval,
     Mode,
@@ -21,6 +24,7 @@ from ..models import (
     SystemRates,
     ci_bounds,
 )
+from ..scoring.corrected import corrected_in_force
 from .common import terminal_text
 
 
@@ -34,7 +38,9 @@ def signed_pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.1%}"
 
 
-def ci_text(interval: Interval | RateChange | None, signed: bool = False) -> str:
+def ci_text(
+    interval: Interval | RateChange | CorrectedRate | CorrectedChange | None, signed: bool = False
+) -> str:
     """'95% CI a to b' of an interval or a change, or 'no interval'."""
     lo, hi = ci_bounds(interval)
     if lo is None or hi is None:
@@ -53,6 +59,11 @@ class MeasureRow(NamedTuple):
     interval: Interval | None
 
 
+def measure_text(m: MeasureRow) -> str:
+    """'20.8% (11 of 53; 95% CI 12.0% to 33.4%)': one system's figure for one measure."""
+    return f"{pct(m.rate)} ({m.hits} of {m.total}; {ci_text(m.interval)})"
+
+
 MEASURE_HELP = {
     "answers": "share of answers with at least one hallucinated claim; abstentions counted "
     "apart, an answer to a should-abstain case counts as hallucinated",
@@ -60,6 +71,9 @@ MEASURE_HELP = {
     "abstentions": "empty, refusal, nonsense or no checkable claim, on cases expecting an answer",
 }
 MEASURE_TITLES = {**MEASURE_LABELS, "abstentions": "abstentions"}
+RATE_FIELDS = {m: MEASURE_TITLES[m].replace(" ", "_") for m in ("answers", "claims")}
+"""Field names of the two hallucination rates in CSV columns and JUnit properties:
+answers_with_a_hallucination (answer level) and claims_hallucinated (claim level)."""
 
 
 def gated_measure(report: RunReport) -> str:
@@ -148,6 +162,49 @@ def gate_label_counts(report: RunReport) -> str:
     return ", ".join(f"{label.value} {counts[label]}" for label in GateLabel)
 
 
+def _rate_line(r: CorrectedRate) -> str:
+    state = "complete" if r.complete else "incomplete"
+    quality = f"judge precision {pct(r.judge_precision)}, recall {pct(r.judge_recall)}"
+    return (
+        f"  {r.system:<14}judge {pct(r.judge_rate):>6} -> corrected {pct(r.estimate):>6} "
+        f"({ci_text(r)}); audit: {r.n_labelled} of {r.n_sample} answers labelled ({state}"
+        + (f", {r.n_by_rule} by rule" if r.n_by_rule else "")
+        + f"); {quality}"
+    )
+
+
+def _change_line(ch: CorrectedChange) -> str:
+    how = f"paired over {ch.n_cases} cases" if ch.paired else "independent samples"
+    return (
+        f"  {'change':<14}judge {signed_pct(ch.judge_change):>6} -> corrected "
+        f"{signed_pct(ch.estimate):>6} ({ci_text(ch, signed=True)}; {how})"
+    )
+
+
+def corrected_lines(report: RunReport) -> list[str]:
+    """The review-corrected answers with a hallucination beside the judge's, per system and
+    for the change, once any audited answer is labelled; [] before."""
+    rates = [r.corrected for r in report.rates.values() if r.corrected is not None]
+    if not any(r.n_labelled - r.n_by_rule > 0 for r in rates):
+        return []
+    cmp = report.comparison
+    if cmp is not None:
+        gated = cmp.gated_on_corrected
+    else:
+        own = report.rates.get(report.decision.gated_system)
+        policy = Policy.model_validate(report.policy)
+        gated = corrected_in_force(policy, own.corrected if own else None, None, False)
+    lines = [
+        "",
+        "Review-corrected answers with a hallucination (prediction-powered, from the random "
+        "audit sample)" + (" [gated]:" if gated else ":"),
+        *(_rate_line(r) for r in rates),
+    ]
+    if cmp is not None and cmp.corrected_change is not None:
+        lines.append(_change_line(cmp.corrected_change))
+    return lines
+
+
 def summary_text(report: RunReport) -> str:
     """Plain text a person reads in a terminal or CI log (snapshot-tested)."""
     lines = [
@@ -199,6 +256,7 @@ def summary_text(report: RunReport) -> str:
                 f"Answers that could not be analysed: {len(errs)} "
                 f"({', '.join(f'{a.case_id}: {a.error_message}' for a in errs[:5])})"
             )
+    lines += corrected_lines(report)
     d = report.decision
     lines += ["", f"Gate: {d.status.value} (exit code {d.exit_code}) for {d.gated_system}"]
     for r in d.reasons:

@@ -9,20 +9,38 @@ Pure functions over records, shared by the store, the CLI and the dashboard::
 """
 
 from ..models.review import PairReviewItem
+from .audit import AuditItem, audit_cases, audit_input, audit_items, audit_labels, audit_review_ids
 from .effective import apply_override, effective_report, judge_agreement, latest_by_claim
 from .queue import QueueCounts, ReviewQueue, first_order_preference, queue_ids, review_ids
+from .record import claim_review, review_record, reviewed_report, signoff_in_force
 from .reviewed import ReviewedRun, build_queue, review_run, run_summary
-from .rights import check_approval, check_sign_off, may_sign_off, release_managers
+from .rights import (
+    allow_unauthenticated_signoff,
+    check_approval,
+    check_sign_off,
+    check_sign_off_identity,
+    may_sign_off,
+    release_managers,
+)
 
 __all__ = [
+    "AuditItem",
     "PairReviewItem",
     "QueueCounts",
     "ReviewQueue",
     "ReviewedRun",
+    "allow_unauthenticated_signoff",
     "apply_override",
+    "audit_cases",
+    "audit_input",
+    "audit_items",
+    "audit_labels",
+    "audit_review_ids",
     "build_queue",
+    "claim_review",
     "check_approval",
     "check_sign_off",
+    "check_sign_off_identity",
     "effective_report",
     "first_order_preference",
     "judge_agreement",
@@ -31,6 +49,9 @@ __all__ = [
     "queue_ids",
     "release_managers",
     "review_ids",
+    "review_record",
     "review_run",
+    "reviewed_report",
     "run_summary",
+    "signoff_in_force",
 ]

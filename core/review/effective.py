@@ -15,6 +15,7 @@ from ..models import ClaimJudgement, RunReport, Verdict
 from ..models.review import AgreementCell, JudgeAgreement, Override
 from ..scoring.pairwise_gate import review_id
 from ..scoring.rescore import rescore
+from .audit import audit_input
 from .queue import decided_pairs, queue_ids
 
 
@@ -102,9 +103,11 @@ def effective_report(report: RunReport, overrides: Sequence[Override]) -> RunRep
     The gate's review rule counts the run's whole review queue (``queue.review_ids``): the
     claims the judge queued stay in it after a reviewer cleared them, as reviewed, so the
     decision's "P of N claim(s) ... await a reviewer" has the N every other view shows.
+    The audit sample's labels (``audit:CASE:SYSTEM``) add the audit-corrected rates.
     """
     patched, reviewed = with_overrides(report, overrides)
-    return rescore(patched, reviewed=reviewed, extra_review_ids=queue_ids(report))
+    audit = audit_input(report, overrides)
+    return rescore(patched, reviewed=reviewed, extra_review_ids=queue_ids(report), audit=audit)
 
 
 def judge_agreement(

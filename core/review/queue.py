@@ -24,6 +24,7 @@ from ..models import PairwiseJudgement, Preference, Record, RunReport
 from ..models.review import Override, PairReviewItem, ReviewItem
 from ..scoring.gate import review_queue
 from ..scoring.pairwise_gate import review_id
+from .audit import AuditItem
 
 
 def queue_ids(report: RunReport) -> list[str]:
@@ -54,10 +55,20 @@ class QueueCounts(Record):
     pending: int = Field(description="Of those, items awaiting review.")
     pairs: int = Field(default=0, description="Of the total, pairwise cases.")
     pairs_pending: int = Field(default=0, description="Of the pending, pairwise cases.")
+    audit: int = Field(
+        default=0, description="Answers of the audit sample to label (apart from the total)."
+    )
+    audit_labelled: int = Field(default=0, description="Of those, answers with a label.")
 
     def text(self) -> str:
         """'4 of 25 reviewed, 21 awaiting review'."""
         return f"{self.reviewed} of {self.total} reviewed, {self.pending} awaiting review"
+
+    def audit_text(self) -> str:
+        """'audit sample: 3 of 60 answers labelled' ('' without an audit sample)."""
+        if not self.audit:
+            return ""
+        return f"audit sample: {self.audit_labelled} of {self.audit} answers labelled"
 
 
 class ReviewQueue(Record):
@@ -65,6 +76,9 @@ class ReviewQueue(Record):
 
     items: list[ReviewItem] = Field(default_factory=list, description="Claims, most severe first.")
     pairs: list[PairReviewItem] = Field(default_factory=list, description="Pairs, by case.")
+    audit: list[AuditItem] = Field(
+        default_factory=list, description="The audit sample's answers, in draw order."
+    )
     counts: QueueCounts
 
     @property
@@ -76,6 +90,11 @@ class ReviewQueue(Record):
     def pending_pairs(self) -> list[PairReviewItem]:
         """The pairs awaiting review, in queue order."""
         return [p for p in self.pairs if not p.reviewed]
+
+    @property
+    def pending_audit(self) -> list[AuditItem]:
+        """The audit sample's answers without a label, in draw order."""
+        return [i for i in self.audit if not i.reviewed]
 
 
 # How halgate.judges.pairwise.combine_swapped words a disagreement: the first order's own

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..models import RunReport
 from ..models.review import JudgeAgreement, Override, ReviewItem
+from .audit import audit_items, audit_labels
 from .effective import effective_report, judge_agreement, latest_by_claim
 from .queue import QueueCounts, ReviewQueue, pair_items, review_ids
 
@@ -22,7 +23,8 @@ def build_queue(
 ) -> ReviewQueue:
     """The review queue of a run (``queue.review_ids``, then the pairs that need a person) with
     each item's review state and the counts: total in the queue, reviewed (an override is in
-    force), awaiting review."""
+    force), awaiting review; and the audit sample's answers with their labels, counted apart
+    (they hold the gate only under ``gate_on_corrected``)."""
     latest = latest_by_claim(overrides)
     before = {c.claim_id: c for a in judged.analyses for c in a.claims}
     after = {c.claim_id: c for a in effective.analyses for c in a.claims}
@@ -33,6 +35,7 @@ def build_queue(
         for i in review_ids(judged, effective)
     ]
     pairs = pair_items(judged, effective, latest)
+    audit = audit_items(judged, effective, audit_labels(overrides))
     done = sum(1 for i in items if i.reviewed) + sum(1 for p in pairs if p.reviewed)
     total = len(items) + len(pairs)
     counts = QueueCounts(
@@ -41,8 +44,10 @@ def build_queue(
         pending=total - done,
         pairs=len(pairs),
         pairs_pending=sum(1 for p in pairs if not p.reviewed),
+        audit=len(audit),
+        audit_labelled=sum(1 for i in audit if i.reviewed),
     )
-    return ReviewQueue(items=items, pairs=pairs, counts=counts)
+    return ReviewQueue(items=items, pairs=pairs, audit=audit, counts=counts)
 
 
 @dataclass(frozen=True)

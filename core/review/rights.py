@@ -11,17 +11,23 @@ working directory, else ``~/.config/halgate/config.toml``)::
 
 Never from a run's policy: a suite's ``policy.toml`` or an uploaded report is written by
 whoever wants the release through, so a ``release_managers`` list there grants nothing.
+
+The dashboard knows who is signing off only when it has a login (``[auth]`` in Streamlit's
+``secrets.toml``, the identity from ``st.user``). Without one, a name is typed, not checked,
+so sign-off from the dashboard is off unless the server allows it:
+``HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF=1`` (``make demo`` sets it), else
+``allow_unauthenticated_signoff = true`` in the same ``[review]`` section. The CLI is not
+affected: whoever runs ``halgate signoff`` has the server's shell and its database already.
 """
 
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..errors import PermissionDeniedError, UsageError
-from ..judges.llm.config import config_paths
+from ..inputs import config_section
 from ..models import GateStatus
 
 ENV_VAR = "HALGATE_RELEASE_MANAGERS"
@@ -33,21 +39,13 @@ def _names(values: Sequence[object]) -> list[str]:
     return list(dict.fromkeys(str(n).strip() for n in values if str(n).strip()))
 
 
-def _configured(paths: Sequence[Path]) -> list[str]:
+def _configured(paths: Sequence[Path] | None) -> list[str]:
     """``release_managers`` of the ``[review]`` section of the first config file found."""
-    for path in paths:
-        if not path.is_file():
-            continue
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise UsageError(f"{path}: not valid TOML: {exc}") from None
-        section = data.get("review", {})
-        names = section.get("release_managers", []) if isinstance(section, dict) else None
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise UsageError(f"{path}: {CONFIG_KEY} must be a list of names")
-        return _names(names)
-    return []
+    path, section = config_section("review", paths)
+    names = section.get("release_managers", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise UsageError(f"{path}: {CONFIG_KEY} must be a list of names")
+    return _names(names)
 
 
 def release_managers(
@@ -65,7 +63,7 @@ def release_managers(
     configured = _names(env.get(ENV_VAR, "").split(","))
     if configured:
         return configured
-    return _configured(config_paths() if paths is None else paths)
+    return _configured(paths)
 
 
 def may_sign_off(reviewer: str, managers: Sequence[str]) -> bool:
@@ -84,6 +82,59 @@ def check_sign_off(reviewer: str, managers: Sequence[str], run_id: str) -> None:
         raise PermissionDeniedError(
             f"sign-off refused: {reviewer!r} is not a release manager "
             f"(allowed: {', '.join(managers)})"
+        )
+
+
+ALLOW_ENV_VAR = "HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF"
+ALLOW_KEY = "[review] allow_unauthenticated_signoff"
+_YES = {"1", "true", "yes", "on"}
+_NO = {"0", "false", "no", "off"}
+
+
+def allow_unauthenticated_signoff(
+    env: Mapping[str, str] | None = None, paths: Sequence[Path] | None = None
+) -> bool:
+    """Whether the dashboard may take sign-offs from a typed name when it has no login.
+
+    ``HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF`` (1/true/yes/on or 0/false/no/off) when set in
+    ``env``, else ``[review] allow_unauthenticated_signoff`` (a boolean) of the first config
+    file in ``paths``; off by default. Anything else is a UsageError naming the setting.
+    """
+    env = os.environ if env is None else env
+    value = env.get(ALLOW_ENV_VAR, "").strip().lower()
+    if value in _YES or value in _NO:
+        return value in _YES
+    if value:
+        raise UsageError(f"{ALLOW_ENV_VAR}={value!r}: expected 1 or 0 (true or false)")
+    path, section = config_section("review", paths)
+    allowed = section.get("allow_unauthenticated_signoff", False)
+    if not isinstance(allowed, bool):
+        raise UsageError(f"{path}: {ALLOW_KEY} must be true or false")
+    return allowed
+
+
+def check_sign_off_identity(
+    login_configured: bool, logged_in: bool, allow_unauthenticated: bool | None = None
+) -> None:
+    """Raise PermissionDeniedError, saying why, unless the dashboard knows who signs off.
+
+    A logged-in user may go on (whether they are a release manager is ``check_sign_off``'s
+    question). With a login configured, nobody else may. Without one, a typed name is
+    accepted only when ``allow_unauthenticated`` (default: ``allow_unauthenticated_signoff()``)
+    is true.
+    """
+    if logged_in:
+        return
+    if login_configured:
+        raise PermissionDeniedError("sign-off refused: log in first (sidebar, Log in)")
+    if allow_unauthenticated is None:
+        allow_unauthenticated = allow_unauthenticated_signoff()
+    if not allow_unauthenticated:
+        raise PermissionDeniedError(
+            "sign-off is off: this dashboard runs unauthenticated (no [auth] login in "
+            ".streamlit/secrets.toml), so a typed name proves nothing; configure the login, "
+            f"or allow it on this server with {ALLOW_ENV_VAR}=1 or {ALLOW_KEY} = true in "
+            "halgate.toml (or use halgate signoff)"
         )
 
 

@@ -11,10 +11,12 @@ from ..models import (
     AnswerAnalysis,
     Case,
     ComparisonSummary,
+    CorrectedChange,
     HallucinationType,
     Shift,
     SystemRates,
 )
+from .corrected import corrected_in_force
 from .metrics import (
     abstained,
     blocking_claims,
@@ -37,9 +39,15 @@ def compare_systems(
     candidate: str,
     policy: Policy,
     rates: dict[str, SystemRates] | None = None,
+    corrected_change: CorrectedChange | None = None,
 ) -> ComparisonSummary:
     """Rates of both systems, paired changes with their intervals (answers with a
-    hallucination, claims hallucinated, abstentions), and what shifted."""
+    hallucination, claims hallucinated, abstentions), and what shifted.
+
+    ``rates`` are the systems' rates when the caller has them (else computed here);
+    ``corrected_change`` is the audit-corrected change of a reviewed report: when the policy
+    gates on it and the audit is complete, ``regression_detected`` reads its interval.
+    """
     oos = policy.count_out_of_scope
     by_key = {(a.case_id, a.system): a for a in analyses}
     tags = {c.case_id: c.tags for c in cases}
@@ -69,11 +77,17 @@ def compare_systems(
     blocked = policy.block_on_severity is not None and bool(
         blocking_claims(analyses, candidate, policy.block_on_severity, oos)
     )
-    regression = (gated.ci_low is not None and gated.ci_low > 0) or blocked
+    if rates is None or not {baseline, candidate} <= set(rates):
+        rates = {s: system_rates(analyses, s, oos, cases, n, seed) for s in (baseline, candidate)}
+    on_corrected = corrected_in_force(policy, rates[candidate].corrected, corrected_change, True)
+    low = corrected_change.ci_low if on_corrected and corrected_change else gated.ci_low
+    regression = (low is not None and low > 0) or blocked
     return ComparisonSummary(
         baseline=baseline,
         candidate=candidate,
-        rates={s: system_rates(analyses, s, oos, cases, n, seed) for s in (baseline, candidate)},
+        rates={s: rates[s] for s in (baseline, candidate)},
+        corrected_change=corrected_change,
+        gated_on_corrected=on_corrected,
         rate_change=change["claims"],
         answer_rate_change=change["answers"],
         abstention_change=change["abstain"],

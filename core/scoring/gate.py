@@ -15,6 +15,8 @@ from ..models import (
     Case,
     ClaimJudgement,
     ComparisonSummary,
+    CorrectedChange,
+    CorrectedRate,
     GateDecision,
     GateReason,
     GateStatus,
@@ -25,6 +27,7 @@ from ..models import (
     Verdict,
     ci_bounds,
 )
+from .corrected import audit_reason, corrected_in_force
 from .metrics import blocking_claims, is_hallucinated
 
 _PRECEDENCE = [GateStatus.HARNESS_ERROR, GateStatus.FAILED, GateStatus.NEEDS_REVIEW]
@@ -97,7 +100,9 @@ def _threshold_reason(
     )
 
 
-def _ci(interval: Interval | RateChange | None, signed: bool = False) -> str:
+def _ci(
+    interval: Interval | RateChange | CorrectedRate | CorrectedChange | None, signed: bool = False
+) -> str:
     """' (95% CI a to b)' for an interval or a change, '' when there is none."""
     lo, hi = ci_bounds(interval)
     if lo is None or hi is None:
@@ -109,11 +114,15 @@ def _ci(interval: Interval | RateChange | None, signed: bool = False) -> str:
 def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
     """The gated measure's change and the abstention change against their limits."""
     who = f"{cmp.candidate} − {cmp.baseline}"
-    checks = [
+    gated: RateChange | CorrectedChange = cmp.gated_change()
+    measure = MEASURE_LABELS[cmp.gated_measure]
+    if cmp.gated_on_corrected and cmp.corrected_change is not None:
+        gated, measure = cmp.corrected_change, f"{measure}, review-corrected"
+    checks: list[tuple[str, str, RateChange | CorrectedChange | None, float | None]] = [
         (
             "max_rate_increase",
-            f"{MEASURE_LABELS[cmp.gated_measure]} (gated measure): change {who}",
-            cmp.gated_change(),
+            f"{measure} (gated measure): change {who}",
+            gated,
             policy.max_rate_increase,
         ),
         (
@@ -131,6 +140,18 @@ def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
         if r is not None:
             out.append(r)
     return out
+
+
+def _gated_rate(
+    rates: SystemRates, policy: Policy, on_corrected: bool
+) -> tuple[float | None, str, str]:
+    """The gated system's gated measure (the audit-corrected one when in force): the rate,
+    its label and its interval text."""
+    if on_corrected and rates.corrected is not None:
+        label = f"{MEASURE_LABELS[policy.gate_on]}, review-corrected"
+        return rates.corrected.estimate, label, _ci(rates.corrected)
+    rate, interval = rates.gated_rate(policy.gate_on)
+    return rate, MEASURE_LABELS[policy.gate_on], _ci(interval)
 
 
 def _nothing_measured(rates: SystemRates, system: str) -> GateReason | None:
@@ -182,9 +203,18 @@ def decide(
         reasons.append(empty)
     if comparison is not None:
         reasons += _change_reasons(comparison, policy)
-    rate, interval = rates.gated_rate(policy.gate_on)
+    on_corrected = (
+        comparison.gated_on_corrected
+        if comparison is not None
+        else corrected_in_force(policy, rates.corrected, None, False)
+    )
+    rate, rate_label, gated_ci = _gated_rate(rates, policy, on_corrected)
+    if claims_measured:
+        every = comparison.rates.values() if comparison is not None else [rates]
+        audit = audit_reason(policy, [r.corrected for r in every], on_corrected)
+        reasons += [audit] if audit is not None else []
     for rule, label, observed, ci in (
-        ("max_hallucination_rate", MEASURE_LABELS[policy.gate_on], rate, _ci(interval)),
+        ("max_hallucination_rate", rate_label, rate, gated_ci),
         (
             "max_abstention_rate",
             "abstention rate",
@@ -203,6 +233,10 @@ def decide(
     queue = review_queue(analyses, cases, policy, gated_system, extra_review_ids)
     done = set(reviewed)
     pending = [c for c in queue if c.claim_id not in done]
+    audit_pending = [
+        i for r in reasons if r.rule == "gate_on_corrected" and r.status != GateStatus.PASSED
+        for i in r.claim_ids
+    ]  # fmt: skip
     if pending and policy.require_review_before_pass:
         reasons.append(
             GateReason(
@@ -222,7 +256,7 @@ def decide(
         exit_code=status.exit_code,
         reasons=reasons,
         gated_system=gated_system,
-        pending_review=[c.claim_id for c in pending],
+        pending_review=[c.claim_id for c in pending] + audit_pending,
     )
 
 

@@ -11,12 +11,14 @@ from collections.abc import Collection
 from ..inputs.policy import Policy
 from ..models import (
     AnswerAnalysis,
+    AuditInput,
     ClaimJudgement,
     Mode,
     RunReport,
 )
 from .abstention import abstention_of
 from .compare import compare_systems
+from .corrected import corrected_change, corrected_rate
 from .gate import decide
 from .metrics import answer_metrics, system_rates
 from .pairwise_gate import apply_pairwise
@@ -56,8 +58,14 @@ def rescore(
     policy: Policy | None = None,
     reviewed: Collection[str] = (),
     extra_review_ids: Collection[str] = (),
+    audit: AuditInput | None = None,
 ) -> RunReport:
-    """Recompute per-answer metrics, rates, comparison and decision from the claim records."""
+    """Recompute per-answer metrics, rates, comparison and decision from the claim records.
+
+    With ``audit`` (a reviewed report's audit sample and labels) every system's rates carry
+    the audit-corrected answer-level rate, the comparison its change, and the gate uses them
+    when the policy says so (``gate_on_corrected``) and the audit is complete.
+    """
     policy = policy or Policy.model_validate(report.policy)
     analyses = [
         analysis_of(
@@ -84,11 +92,21 @@ def rescore(
         )
         for s in report.systems
     }
+    change = None
+    if audit is not None and report.mode != Mode.PAIRWISE:
+        rates = {
+            s: r.model_copy(
+                update={"corrected": corrected_rate(analyses, report.cases, s, policy, audit)}
+            )
+            for s, r in rates.items()
+        }
     comparison = None
     if report.mode == Mode.COMPARE:
-        comparison = compare_systems(
-            analyses, report.cases, report.systems[0], report.systems[1], policy, rates
-        )
+        base, cand = report.systems[0], report.systems[1]
+        b, c = rates[base].corrected, rates[cand].corrected
+        if audit is not None and b is not None and c is not None:
+            change = corrected_change(analyses, report.cases, b, c, policy, audit)
+        comparison = compare_systems(analyses, report.cases, base, cand, policy, rates, change)
     gated = report.systems[-1]
     decision = decide(
         analyses,

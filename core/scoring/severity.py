@@ -3,8 +3,9 @@
 Pure and table-testable: the same inputs always give the same severity, and both judges
 share it, so a severity means the same thing whoever produced the verdict.
 
-- CRITICAL: a contradicted (or fabricated, or a hedge asserted as fact with a number or
-  name) claim on a safety, legal or medical fact: the
+- CRITICAL: a contradicted claim on a case whose risk level is CRITICAL; a contradicted (or
+  fabricated, or a hedge asserted as fact with a number or name) claim on a safety, legal or
+  medical fact: the
   case's domain or a tag is a critical domain, or the claim holds a critical keyword in a
   case whose risk level is HIGH or CRITICAL.
 - HIGH: a fabricated number, name, date or statistic.
@@ -41,6 +42,8 @@ def assign_severity(
     fabricated = hallucination_type == HallucinationType.FABRICATION
     # A hedged dose or deadline turned into a flat instruction is as dangerous as a wrong one.
     firmed = hallucination_type == HallucinationType.OMISSION_AS_FACT and has_specifics(claim_text)
+    if verdict == Verdict.CONTRADICTED and case.risk_level == Severity.CRITICAL:
+        return Severity.CRITICAL  # the case says its facts are critical: a wrong one is
     if (verdict == Verdict.CONTRADICTED or fabricated or firmed) and is_critical_fact(
         claim_text, case, rules
     ):

@@ -149,6 +149,14 @@ def m0005_pair_preference_signoff_override_gate(db: Database) -> None:
     db.execute("PRAGMA user_version = 5")
 
 
+@_migration("0006_audit_label")
+def m0006_audit_label(db: Database) -> None:
+    """An override records a reviewer's label of a whole answer of the audit sample
+    (``audit:CASE:SYSTEM``): HALLUCINATED or FAITHFUL."""
+    db.execute("ALTER TABLE overrides ADD COLUMN label TEXT")
+    db.execute("PRAGMA user_version = 6")
+
+
 SCHEMA_VERSION = len(_NAMES)
 
 

@@ -10,9 +10,11 @@ from sqlite_utils import Database
 
 from ..errors import UsageError
 from ..models import RunReport
-from ..models.review import Override, SignOff, SignOffDecision
+from ..models.review import Override, ReviewedReport, SignOff, SignOffDecision
 from ..review import effective as eff
 from ..review import rights
+from ..review.record import reviewed_report
+from ..review.reviewed import ReviewedRun
 from .rows import now, rowid, signoff_of
 
 _ALIASES = {
@@ -43,6 +45,7 @@ class _Host(Protocol):
     def _audit(self, actor: str, action: str, run_id: str | None, detail: dict) -> None: ...
     def inputs_hash(self, run_id: str) -> str: ...
     def signoffs(self, run_id: str) -> list[SignOff]: ...
+    def reviewed_run(self, run_id: str) -> ReviewedRun: ...
 
 
 class SignOffMixin:
@@ -132,3 +135,10 @@ class SignOffMixin:
         """The newest sign-off, or None; it is in force unless it is stale."""
         found = self.signoffs(run_id)
         return found[-1] if found else None
+
+    def reviewed_export(self: _Host, run_id: str) -> ReviewedReport:
+        """The effective report with its review record (judge verdicts beside the verdicts in
+        force, who reviewed what and when, the sign-off in force and every sign-off): what
+        ``halgate export`` renders in every format."""
+        run = self.reviewed_run(run_id)
+        return reviewed_report(run, self.signoffs(run.run_id))

@@ -20,10 +20,12 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..errors import NotFoundError, StoreError, UsageError
-from ..models import HallucinationType, Preference, RunReport, Severity, Verdict
+from ..models import AuditLabel, HallucinationType, Preference, RunReport, Severity, Verdict
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
 from ..review import effective as eff
+from ..review.audit import audit_review_ids
 from ..review.reviewed import ReviewedRun, review_run, run_summary
+from ..scoring.corrected import AUDIT_PREFIX
 from .rows import (
     audit_of,
     claim_row,
@@ -236,13 +238,16 @@ class Store(SignOffMixin):
         hallucination_type: str | None = None,
         severity: str | None = None,
         preference: str | None = None,
+        label: str | None = None,
         comment: str,
         reviewer: str,
     ) -> Override:
         """Record a reviewer's correction; with no verdict/type/severity it confirms the claim.
 
         A pairwise case (``pairwise:CASE``) is decided with ``preference`` A, B or TIE (none:
-        the judge's reconciled preference is confirmed); claims take no preference.
+        the judge's reconciled preference is confirmed); an answer of the audit sample
+        (``audit:CASE:SYSTEM``) is labelled with ``label`` HALLUCINATED or FAITHFUL (required);
+        claims take neither.
         """
         run_id = self.resolve(run_id)
         if not reviewer.strip():
@@ -253,6 +258,7 @@ class Store(SignOffMixin):
         new_type = enum_or_none(HallucinationType, "hallucination_type", hallucination_type)
         new_severity = enum_or_none(Severity, "severity", severity)
         new_preference = enum_or_none(Preference, "preference", preference)
+        new_label = enum_or_none(AuditLabel, "label", label)
         values = {
             "verdict": value_or_none(new_verdict),
             "hallucination_type": value_or_none(new_type),
@@ -263,16 +269,21 @@ class Store(SignOffMixin):
             found = self.db.execute(
                 "SELECT 1 FROM claims WHERE run_id = ? AND claim_id = ?", [run_id, claim_id]
             ).fetchone()
-            if not found:
-                self._check_pair_review(run_id, claim_id, values)
-            elif new_preference is not None:
+            if found and (new_preference is not None or new_label is not None):
                 raise UsageError(
-                    f"{claim_id} is a claim: --preference decides a pairwise case (pairwise:CASE)"
+                    f"{claim_id} is a claim: --preference decides a pairwise case "
+                    "(pairwise:CASE), --label labels an audited answer (audit:CASE:SYSTEM)"
                 )
+            if not found and claim_id.startswith(AUDIT_PREFIX):
+                self._check_audit_label(run_id, claim_id, new_label, new_preference, values)
+            elif not found:
+                self._check_pair_review(run_id, claim_id, {**values, "label": new_label})
             values["preference"] = value_or_none(new_preference)
+            values["label"] = value_or_none(new_label)
             cur = self.db.execute(
                 "INSERT INTO overrides (run_id, claim_id, verdict, hallucination_type, severity, "
-                "preference, comment, reviewer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "preference, label, comment, reviewer, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, claim_id, *values.values(), comment, reviewer, at],
             )
             oid = rowid(cur)
@@ -287,10 +298,33 @@ class Store(SignOffMixin):
             hallucination_type=new_type,
             severity=new_severity,
             preference=new_preference,
+            label=new_label,
             comment=comment,
             reviewer=reviewer,
             created_at=at,
         )
+
+    def _check_audit_label(
+        self,
+        run_id: str,
+        review_id: str,
+        label: AuditLabel | None,
+        preference: Preference | None,
+        values: dict[str, Any],
+    ) -> None:
+        """An answer of the audit sample is labelled under ``audit:CASE:SYSTEM`` with a label
+        (HALLUCINATED or FAITHFUL) and a comment, nothing else."""
+        if review_id not in audit_review_ids(self.load_report(run_id)):
+            raise NotFoundError(
+                f"{review_id!r} is not in the audit sample of run {run_id} "
+                "(`halgate review RUN` lists it)"
+            )
+        if label is None or preference is not None or any(v is not None for v in values.values()):
+            raise UsageError(
+                f"{review_id} is an answer of the audit sample: record --label hallucinated or "
+                "--label faithful (the whole answer) and a comment, no verdict, type, severity "
+                "or preference"
+            )
 
     def _check_pair_review(self, run_id: str, review_id: str, values: dict[str, Any]) -> None:
         """A pairwise case needing a person is decided under ``pairwise:CASE``: a preference

@@ -1,37 +1,24 @@
 """Small shipped word lists that lexical matching needs and stemming cannot give.
 
-Kept as data in code because they are tiny and fixed: US state names and their postal codes
-(a record says "CA", an answer "California"), used when checking that a name is known.
+Kept as data in code because they are tiny and fixed; and the rule that lets a short code
+in a source ("CA") stand for a name in an answer ("California").
 """
 
 from __future__ import annotations
 
-US_STATES: dict[str, str] = dict(
-    pair.split("=")
-    for pair in """alabama=al alaska=ak arizona=az arkansas=ar california=ca colorado=co
-    connecticut=ct delaware=de florida=fl georgia=ga hawaii=hi idaho=id illinois=il
-    indiana=in iowa=ia kansas=ks kentucky=ky louisiana=la maine=me maryland=md
-    massachusetts=ma michigan=mi minnesota=mn mississippi=ms missouri=mo montana=mt
-    nebraska=ne nevada=nv ohio=oh oklahoma=ok oregon=or pennsylvania=pa tennessee=tn
-    texas=tx utah=ut vermont=vt virginia=va washington=wa wisconsin=wi wyoming=wy
-    """.split()
-)
-# Two-word states, matched on their first word: "New Jersey" -> "nj".
-US_STATES |= {
-    "jersey": "nj",
-    "york": "ny",
-    "hampshire": "nh",
-    "mexico": "nm",
-    "carolina": "nc",
-    "dakota": "nd",
-    "island": "ri",
-}
 
-
-def alternatives(token: str) -> tuple[str, ...]:
-    """Other spellings a source may use for `token` (a state's postal code)."""
-    code = US_STATES.get(token)
-    return (code,) if code else ()
+def abbreviates(code: str, word: str) -> bool:
+    """`code` (two or three letters) can abbreviate `word`: it starts with the word's
+    first letter and its other letters follow in order ("CA" California, "TX" Texas,
+    "NSW" New South Wales when the words are run together). Country-neutral: no list of
+    any one country's codes."""
+    code, word = code.lower(), word.lower()
+    if not (2 <= len(code) <= 3 and code.isalpha() and len(word) > len(code)):
+        return False
+    if code[0] != word[0]:
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in code[1:])
 
 
 # Stems of words that frame a claim rather than state its content ("reviewers praised",

@@ -38,6 +38,13 @@ _TIME = re.compile(  # the leading lookahead only skips positions fast
     re.I,
 )
 
+# A phone number: "+44 20 7946 0100", "(555) 010-9999", "0800 123 456" (8+ digits in 3+
+# groups, or a leading +); read as one identifier, compared digit for digit.
+_PHONE = re.compile(
+    r"(?<![\w.])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,5}\)[ .-]?)?\d{2,5}(?:[ .-]\d{2,5}){2,4}(?!\w|\.\d)"
+    r"|(?<![\w.])\+\d{1,3}[ .-]?\d{2,5}(?:[ .-]?\d{2,5}){1,4}(?!\w|\.\d)"
+)
+
 # "24/7", "1/2": one quantity, not two numbers (dates with years are matched before).
 _RATIO = re.compile(r"(?<![\w./])\d{1,4}/\d{1,4}(?![\w/])")
 _VERSION = re.compile(r"\b(?:v|version\s+)(?P<v>\d+(?:\.\d+)*)\b", re.I)
@@ -155,6 +162,10 @@ def _extract(text: str) -> tuple[Quantity, ...]:
         for m in (m for pattern in _dates_for(folded) for m in pattern.finditer(text)):
             if free(m):
                 add(Quantity("date", _date_key(m), "", m.start(), m.end()))
+        for m in _PHONE.finditer(text):  # before plain numbers
+            if free(m) and sum(c.isdigit() for c in m.group()) >= 8:
+                digits = "".join(c for c in m.group() if c.isdigit())
+                add(Quantity("phone", digits, "", m.start(), m.end()))
         for kind, pattern in (("version", _VERSION), ("ratio", _RATIO), ("time", _TIME)):
             for m in pattern.finditer(text):
                 if free(m):
@@ -248,7 +259,7 @@ def quantity_matches(q: Quantity, other: Quantity) -> bool:
         return _date_matches(q, other)
     if q.kind != other.kind:
         return False
-    if q.kind == "ratio":
+    if q.kind in ("ratio", "phone"):
         return q.value == other.value
     if q.kind == "version":
         a, b = str(q.value).split("."), str(other.value).split(".")
@@ -269,8 +280,9 @@ def _date_matches(q: Quantity, other: Quantity) -> bool:
 
 
 def comparable(q: Quantity, other: Quantity) -> bool:
-    """True when two quantities measure the same kind of thing, so differing is a conflict."""
-    if q.kind != other.kind:
+    """True when two quantities measure the same kind of thing, so differing is a conflict
+    (not phone numbers: another number there is invented, not a changed value)."""
+    if q.kind != other.kind or q.kind == "phone":
         return False
     if q.kind == "number":
         if q.unit or other.unit:

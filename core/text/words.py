@@ -225,6 +225,8 @@ def negated_stems(tokens: list[str], window: int = 5) -> set[str]:
             continue
         if i > 0 and tokens[i - 1] in {"whether", "if", "or"}:
             continue  # "whether or not", "with or without": no denial
+        if "if" in tokens[max(0, i - 4) : i]:
+            continue  # "if the tenant does not agree": a condition, not a denial
         for t in tokens[i + 1 : i + 1 + window]:
             if is_content(t):
                 scoped.add(stem(t))

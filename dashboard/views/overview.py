@@ -90,14 +90,14 @@ if comparison is not None:
         )
     st.subheader("Severity shift")
     c1, c2, c3 = st.columns(3)
-    c1.plotly_chart(severity_shift_chart(report), key="sev")
-    c2.plotly_chart(type_shift_chart(report), key="type")
-    c3.plotly_chart(tag_shift_chart(report), key="tag")
+    components.chart(c1, severity_shift_chart(report), key="sev")
+    components.chart(c2, type_shift_chart(report), key="type")
+    components.chart(c3, tag_shift_chart(report), key="tag")
 
     st.subheader("Verdict transitions per case")
     transitions = verdict_transitions(report)
     t1, t2 = st.columns([2, 3])
-    t1.plotly_chart(transitions_chart(transitions), key="transitions")
+    components.chart(t1, transitions_chart(transitions), key="transitions")
     changed = transitions[transitions["changed"]]
     t2.caption(f"{len(changed)} of {len(transitions)} case(s) changed their worst verdict")
     t2.dataframe(changed.drop(columns="changed"), hide_index=True, height=300)

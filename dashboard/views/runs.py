@@ -108,13 +108,13 @@ else:
         st.switch_page("views/overview.py")
 
     trend, health = st.columns(2)
-    trend.plotly_chart(rate_trend_chart(pd.DataFrame(trend_rows(runs))), key="trend")
+    components.chart(trend, rate_trend_chart(pd.DataFrame(trend_rows(runs))), key="trend")
     recent = runs[:HEALTH_RUNS]
     # Judge health needs each run's full report; read it without asking only when cheap.
     cheap = sum(r.n_claims for r in recent) <= HEALTH_AUTO_CLAIMS
     if cheap or health.button(f"Load judge health of the last {len(recent)} runs"):
         rows = [loaders.health_row(db, r.run_id, r.agreement) for r in recent]
-        health.plotly_chart(judge_health_chart(pd.DataFrame(rows)), key="health")
+        components.chart(health, judge_health_chart(pd.DataFrame(rows)), key="health")
     else:
         health.caption(
             f"Judge health reads {sum(r.n_claims for r in recent):,} claims; load it on demand."
@@ -128,7 +128,13 @@ with start:
         source = st.radio(
             "Suite", ["Folder on this machine", "Upload a zipped suite"], key="nr-src"
         )
-        folder = st.text_input("Suite folder path", key="nr-folder")
+        folder = st.text_input(
+            "Suite folder path",
+            key="nr-folder",
+            help="A folder under this server's suite roots (HALGATE_SUITE_ROOTS or "
+            "[dashboard] suite_roots in halgate.toml; default: the folder the dashboard was "
+            "started from). A relative path is looked for under each root.",
+        )
         archive = st.file_uploader("Zipped suite", type=["zip"], key="nr-zip")
         c1, c2 = st.columns(2)
         names = judge_names()

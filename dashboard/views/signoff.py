@@ -5,7 +5,8 @@ configuration, never the run's policy), the rule ``halgate signoff`` applies too
 refuses anyone else and the page shows its message. Approving a decision other than PASSED
 needs the acknowledgement box ticked (the store refuses it otherwise, as ``halgate signoff``
 without ``--override-gate``). Each sign-off is marked in force (the newest, not stale),
-superseded, or stale (an override followed it).
+superseded, or stale (an override followed it). Without a login the form is off unless the
+server allows unauthenticated sign-off (``halgate.review.check_sign_off_identity``).
 """
 
 from __future__ import annotations
@@ -77,6 +78,10 @@ def _sign(decision: str) -> None:
     """Record the sign-off (a callback, so the list above is fresh on the redraw)."""
     who = state.reviewer()
     comment = str(st.session_state.get("so-comment") or "").strip()
+    refusal = state.sign_off_refusal()
+    if refusal:
+        state.flash(refusal, "error")
+        return
     if not who:
         state.flash("Enter your name in the sidebar (or log in) before signing off.", "error")
         return
@@ -96,6 +101,9 @@ def _sign(decision: str) -> None:
 st.caption(
     state.plain("Release managers: " + (", ".join(managers) if managers else "none configured"))
 )
+refused = state.sign_off_refusal()
+if refused:
+    st.warning(state.plain(refused))
 with st.form("signoff"):
     st.text_area("Comment", key="so-comment")
     if report.decision.status.value != "PASSED":
@@ -105,5 +113,6 @@ with st.form("signoff"):
             key=OVERRIDE_GATE,
         )
     a, r = st.columns(2)
-    a.form_submit_button("Approve", type="primary", on_click=_sign, args=("approve",))
-    r.form_submit_button("Reject", on_click=_sign, args=("reject",))
+    off = refused is not None
+    a.form_submit_button("Approve", type="primary", on_click=_sign, args=("approve",), disabled=off)
+    r.form_submit_button("Reject", on_click=_sign, args=("reject",), disabled=off)

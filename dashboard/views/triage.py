@@ -9,7 +9,7 @@ new override (the write happens in the form's callback, before the redraw).
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import components, loaders, state
+from halgate.dashboard import audit_form, components, loaders, state
 from halgate.models import RunReport
 from halgate.review import PairReviewItem, ReviewQueue
 
@@ -128,6 +128,8 @@ def triage() -> None:
     counts = queue.counts
     st.progress(counts.reviewed / counts.total if counts.total else 1.0, text=counts.text())
     _next_claim(report, queue)
+    skipped = set(st.session_state.get(SKIPPED, {}).get(run_id, []))
+    audit_form.audit_section(db, run_id, report, queue, skipped, on_skip=_skip)
     _whole_queue(queue)
 
 

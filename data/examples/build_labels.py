@@ -1997,7 +1997,8 @@ TRAVEL = [
         ),
         candidate=ans(
             "Claims are settled within 10 working days of receiving your documents, and payment "
-            "is made by bank transfer in pounds sterling.",
+            "is made by bank transfer in pounds sterling. If a claim takes longer, you get a "
+            "further 10 weeks of cover at half price.",
             bad(
                 "Claims are settled within 10 working days of receiving your documents",
                 P,
@@ -2006,6 +2007,14 @@ TRAVEL = [
                 "the FAQ says most claims; some take longer",
             ),
             ok("payment is made by bank transfer in pounds sterling"),
+            bad(
+                "If a claim takes longer, you get a further 10 weeks of cover at half price.",
+                U,
+                FAB,
+                "HIGH",
+                "invented: the FAQ offers nothing for slow claims; only '10 working days' is "
+                "there, about something else",
+            ),
         ),
     ),
     Case(

@@ -92,9 +92,9 @@ def test_gate_needs_review_exits_3_until_the_queue_is_reviewed(store_db):
     for claim in ("q1/candidate/0", "q2/candidate/0"):
         cli("override", RUN, claim, "-m", "confirmed", "-r", "ana", "--db", store_db)
     assert cli("gate", RUN, "--db", store_db).exit_code == 0
-    assert cli("review", RUN, "--pending", "--db", store_db).output == (
-        "every queued claim is reviewed\n"
-    )
+    pending = cli("review", RUN, "--pending", "--db", store_db).output
+    assert pending.startswith("every queued claim is reviewed\n[PENDING] audit:")
+    assert "audit sample: 0 of 6 answers labelled, 6 pending" in pending  # apart from the gate
 
 
 def test_runs_and_show_list_overrides_and_judge_agreement(db):
@@ -286,7 +286,8 @@ def test_a_disagreeing_pair_is_listed_by_review_and_decided_by_override(store_db
     assert cli("gate", RUN, "--db", db).exit_code == 0
     listed = cli("review", RUN, "--db", db).output
     assert "[reviewed] pairwise:q1" in listed and "preference=B by ana" in listed
-    assert cli("review", RUN, "--pending", "--db", db).output == "every queued item is reviewed\n"
+    pending = cli("review", RUN, "--pending", "--db", db).output
+    assert pending.startswith("every queued item is reviewed\n[PENDING] audit:")  # audit apart
     r = cli(
         "override", RUN, "q1/candidate/0", "--preference", "A", "-m", "x", "-r", "a", "--db", db
     )

@@ -17,6 +17,10 @@ def app(dashboard_db, monkeypatch) -> AppTest:
     monkeypatch.setenv("HALGATE_DB", str(db))
     # Release managers come from the server's configuration only (never the run's policy).
     monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
+    # As `make demo`: no login here, so typed names may sign off (test_dashboard_identity.py
+    # covers the default, off); suite folders are served from the test's own folder.
+    monkeypatch.setenv("HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF", "1")
+    monkeypatch.setenv("HALGATE_SUITE_ROOTS", str(db.parent))
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     assert not at.exception

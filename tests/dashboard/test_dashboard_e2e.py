@@ -12,15 +12,9 @@ request to any host but the dashboard's own (the app must work offline). Skipped
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -29,46 +23,11 @@ import pytest
 from halgate.store import Store
 
 from ..conftest import EXAMPLE_SUITE, REPO, judged_run_db
+from .browser import browser_or_skip, launch, serve_dashboard
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "tests" / "artifacts"
 PAYLOAD = "<img src=x onerror=\"window.__hg_xss=1;alert('xss')\">"
 pytestmark = pytest.mark.browser
-
-
-def _browser_or_skip() -> None:
-    missing = []
-    if not CHROMIUM.exists():
-        missing.append(str(CHROMIUM))
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing.append("the playwright package")
-    if missing:
-        msg = f"end-to-end test needs {' and '.join(missing)}"
-        if os.environ.get("HALGATE_REQUIRE_BROWSER") == "1":
-            pytest.fail(msg + " (HALGATE_REQUIRE_BROWSER=1)")
-        pytest.skip(msg)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"halgate dashboard exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise TimeoutError("dashboard did not become healthy")
 
 
 @pytest.fixture
@@ -92,45 +51,17 @@ def example_db(tmp_path: Path) -> tuple[Path, str, str]:
 
 @pytest.fixture
 def dashboard_url(example_db) -> Iterator[str]:
-    """`halgate dashboard --db ... --port ...` running as a subprocess; its base URL."""
-    _browser_or_skip()
-    port = _free_port()
-    halgate = Path(sys.executable).with_name("halgate")
-    proc = subprocess.Popen(
-        [str(halgate), "dashboard", "--db", str(example_db[0]), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
+    """`halgate dashboard --db ... --port ...` running as a subprocess; its base URL. No login
+    is configured and, as in `make demo`, a typed name may sign off (and is refused unless it
+    is a release manager's)."""
+    browser_or_skip()
+    allow = {"HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF": "1"}
+    with serve_dashboard(example_db[0], env=allow) as url:
         yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
 
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 SCREEN = {"width": 1440, "height": 900}
-
-
-def _launch(pw):
-    return pw.chromium.launch(
-        executable_path=str(CHROMIUM),
-        args=[
-            "--no-sandbox",
-            "--headless",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
-    )
 
 
 def _claim_on_screen(page) -> str:
@@ -186,7 +117,7 @@ def test_triage_round_in_a_real_browser(dashboard_url, example_db):
     dialogs: list[str] = []
     requests: list[str] = []
     with sync_playwright() as pw:
-        browser = _launch(pw)
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport=SCREEN)
             page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))

@@ -3,9 +3,10 @@
 Only the far side of the wire is fake: halgate's LLM judge talks to it through the real
 ``openai`` client over real sockets. Tests script it per request with a queue of behaviours
 (valid reply, malformed or truncated JSON, wrong enum values, 429 with Retry-After, 500,
-slow reply, dropped connection), optionally matched on request content; every request is
-recorded. Without a script it answers like a plausible, modest judge: it splits each answer
-into sentences and judges each by word overlap with the document sentences, quoting the best.
+slow reply, dropped connection, a huge body), optionally matched on request content; every
+request is recorded. Without a script it answers like a plausible, modest judge: it splits
+each answer into sentences and judges each by word overlap with the document sentences,
+quoting the best.
 Batched requests (several ``<case>`` blocks) are answered per case, and a scripted
 ``wrong_enum`` or ``omit_case`` with a ``match`` hits only the cases whose block matches.
 
@@ -29,6 +30,7 @@ import json
 import socket
 import threading
 import time
+import zlib
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,7 +44,8 @@ from .strict import schema_instance, strict_reply, strict_schema_problem
 class Behaviour:
     """One scripted response: what to do, for which requests, how many times."""
 
-    kind: str  # reply | json | status | drop | slow | wrong_enum | truncate | omit_case | default
+    # reply | json | status | drop | slow | wrong_enum | truncate | omit_case | huge | default
+    kind: str
     params: dict[str, Any] = field(default_factory=dict)
     match: str | None = None  # substring of the request's user message
     times: int | None = 1  # None: forever
@@ -55,7 +58,7 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
-    outcome: str = "pending"  # answered | status NNN | dropped
+    outcome: str = "pending"  # answered | status NNN | dropped | huge: ...
 
     @property
     def user(self) -> str:
@@ -184,6 +187,9 @@ class _Handler(BaseHTTPRequestHandler):
         if b.kind == "status":
             self._status(record, b.params)
             return
+        if b.kind == "huge":
+            self._huge(record, **b.params)
+            return
         if b.kind == "slow":
             time.sleep(b.params.get("seconds", 1.0))
         content = self._content(fake, record, b)
@@ -229,6 +235,40 @@ class _Handler(BaseHTTPRequestHandler):
         if b.kind == "truncate":
             return text[: len(text) // 2]
         return text
+
+    def _huge(
+        self, record: Recorded, size: int = 64 * 2**20, declare: bool = False, gzip: bool = False
+    ) -> None:
+        """A 200 of ``size`` bytes (a JSON object padded with spaces) streamed in 64 KiB
+        chunks: chunked, or under a Content-Length when ``declare``; gzip-encoded when
+        ``gzip`` (then ``size`` is the decoded size and the wire carries a small fraction).
+        The outcome records how much went out before the client hung up."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if declare:
+            self.send_header("Content-Length", str(size))
+        else:
+            self.send_header("Transfer-Encoding", "chunked")
+        if gzip:
+            self.send_header("Content-Encoding", "gzip")
+        self.end_headers()
+        packer = zlib.compressobj(9, zlib.DEFLATED, 31) if gzip else None
+        piece, sent = b" " * 65536, 0
+        try:
+            while sent < size:
+                data = piece[: size - sent]
+                sent += len(data)
+                if packer is not None:
+                    data = packer.compress(data) + (packer.flush() if sent >= size else b"")
+                if data and not declare:
+                    data = b"%x\r\n%s\r\n" % (len(data), data)
+                self.wfile.write(data)
+            if not declare:
+                self.wfile.write(b"0\r\n\r\n")
+            record.outcome = f"huge: sent all {sent} bytes"
+        except OSError:  # the client hung up: the point of the test
+            record.outcome = f"huge: client hung up after {sent} bytes"
+            self.close_connection = True
 
     def _json(self, code: int, data: Any, headers: dict[str, str] | None = None) -> None:
         raw = json.dumps(data).encode()

@@ -9,6 +9,7 @@ from halgate.models.review import Override
 from halgate.reports.html import html_report
 from halgate.reports.markdown import markdown_report, md_text
 from halgate.reports.summary import summary_text
+from halgate.review import review_run, reviewed_report
 
 from ..conftest import build_report
 
@@ -72,9 +73,14 @@ def test_md_text_defuses_mentions_and_autolinks():
     assert "evil.example" in out  # still readable
 
 
+def with_review(report, override: Override):
+    """The report as exported after ``override``: effective verdicts plus the review record."""
+    return reviewed_report(review_run(report.run_id, report, [override]))
+
+
 def test_markdown_report_has_no_mention_or_autolink_from_untrusted_text():
     report = hostile_report(LOUD)
-    text = markdown_report(report, [hostile_override(report, LOUD)])
+    text = markdown_report(with_review(report, hostile_override(report, LOUD)))
     assert "evil.example" in text and "\u200b" in text
     text = re.sub(r"`[^`\n]*`", "", text)  # code spans (ids) never mention or link
     assert not re.search(r"@[A-Za-z0-9]", text), re.findall(r".{20}@[A-Za-z0-9].{10}", text)
@@ -83,7 +89,7 @@ def test_markdown_report_has_no_mention_or_autolink_from_untrusted_text():
 
 def test_html_export_has_no_xml_illegal_characters():
     report = hostile_report(f"before{XML_ILLEGAL}after <script>x</script>")
-    text = html_report(report, [hostile_override(report, f"note{XML_ILLEGAL}")])
+    text = html_report(with_review(report, hostile_override(report, f"note{XML_ILLEGAL}")))
     assert "beforeafter" in text and "noteafter" not in text and "note" in text
     assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f]", text)
     assert "<script>" not in text

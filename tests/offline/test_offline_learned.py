@@ -12,14 +12,9 @@ import pytest
 from halgate.cli.app import app
 from halgate.evaluation.calibrate import best_threshold, fit_logistic
 from halgate.inputs.policy import SeverityRules
-from halgate.judges.offline.calibration_file import load_models
-from halgate.judges.offline.claim_model import (
-    FEATURES,
-    aggregate,
-    centre,
-    is_refusal,
-    model_for,
-)
+from halgate.judges.offline.answer_model import ANSWER_FEATURES, aggregates, centre
+from halgate.judges.offline.calibration_file import load_model
+from halgate.judges.offline.claim_model import FEATURES, is_refusal
 from halgate.judges.offline.judge import OfflineJudge, load_calibration
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, HallucinationType, Severity, Verdict
@@ -130,11 +125,10 @@ def test_refusals_are_recognised(answer: str, refusal: bool) -> None:
     assert is_refusal(answer) is refusal
 
 
-@pytest.mark.parametrize(
-    ("how", "expected"), [("max", 0.8), ("mean", 0.5), ("noisy_or", 1 - 0.2 * 0.8 * 0.5)]
-)
-def test_answer_aggregates(how: str, expected: float) -> None:
-    assert aggregate(np.array([0.8, 0.2, 0.5]), how) == pytest.approx(expected)
+def test_answer_aggregates_are_worst_mean_and_noisy_or() -> None:
+    got = aggregates(np.array([0.8, 0.2, 0.5]))
+    assert got == pytest.approx([0.8, 0.5, 1 - 0.2 * 0.8 * 0.5])
+    assert aggregates(np.zeros(0)) == [0.0, 0.0, 0.0]
 
 
 @pytest.mark.parametrize(
@@ -158,16 +152,28 @@ def test_best_threshold_maximises_balanced_accuracy() -> None:
     assert 0.3 < t < 0.6 and bal == 1.0
 
 
-def test_the_shipped_calibration_loads_with_a_model_per_task() -> None:
+def test_the_shipped_calibration_loads_one_model_for_every_suite() -> None:
     cal = load_calibration()
     assert cal.model is not None
-    models = load_models(cal)
-    assert {"qa", "summary", "data2text"} <= set(models)
-    for task, m in cal.model.tasks.items():
-        assert sorted(m.features) == sorted(FEATURES), task
-        assert 0 < m.threshold < 1
-    assert model_for(models, ["medical"]) is None  # other material: the rules decide
-    assert model_for(models, ["", "qa"]) is models["qa"]
+    general = cal.model.general
+    assert sorted(general.claim.features) == sorted(FEATURES)
+    assert sorted(general.answer.features) == sorted(ANSWER_FEATURES)
+    assert 0 < general.threshold < 1
+    assert load_model(cal) is not None
+    # No feature is a task name: what differs is read from the input.
+    assert not any(t in f for f in FEATURES for t in ("qa", "summary", "data2text"))
+
+
+def test_the_verdict_does_not_depend_on_tags_or_domain() -> None:
+    doc = Document(doc_id="d", text="The museum opens at 9 am. Tickets cost 12 dollars.")
+    answer = "The museum opens at 9 am. Tickets cost 15 dollars and the cafe sells soup."
+    seen = set()
+    for tags, domain in (([], None), (["qa"], "qa"), (["summary"], "summary"), (["x"], "retail")):
+        case = Case(case_id="c", question="", tags=tags, domain=domain)
+        task = JudgeTask(case=case, documents=[doc], answers={"s": answer})
+        claims = OfflineJudge().judge_task(task).claims["s"]
+        seen.add(tuple((c.verdict, c.score) for c in claims))
+    assert len(seen) == 1
 
 
 def _tiny_benchmark(path: Path) -> None:
@@ -234,7 +240,8 @@ def test_calibrate_is_deterministic_and_its_file_drives_the_judge(tmp_path: Path
         outs.append((tmp_path / name).read_text())
     assert outs[0] == outs[1]
     cal = json.loads(outs[0])
-    assert set(cal["model"]["tasks"]) == {"qa"} and cal["provenance"]["trained_with"]["seed"] == 0
+    assert set(cal["model"]) == {"general"}
+    assert cal["provenance"]["trained_with"]["seed"] == 0
     assert cal["provenance"]["trained_with"]["part"] == "all"
     # The written file is the typed format, and the rules and score settings of the base.
     assert load_calibration(tmp_path / "a.json").model_dump(exclude={"model", "provenance"}) == (

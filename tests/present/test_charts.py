@@ -6,6 +6,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from halgate.models.review import RunRow
 from halgate.present.charts import (
+    HEALTH_METRICS,
+    empty_message,
     judge_health_chart,
     rate_trend_chart,
     severity_shift_chart,
@@ -51,12 +53,14 @@ def test_shift_charts_say_why_they_are_empty_without_a_comparison(make_report):
         assert "compare run" in fig.layout.annotations[0].text
 
 
-def _row(run_id: str, rate: float, change: float | None) -> RunRow:
+def _row(
+    run_id: str, rate: float, change: float | None, at: str = "2026-01-01T00:00", suite: str = "s"
+) -> RunRow:
     return RunRow(
         run_id=run_id,
-        created_at=run_id,
+        created_at=f"{at}:00+00:00",
         mode="compare",
-        suite_name="s",
+        suite_name=suite,
         suite_hash="h",
         judge_id="offline",
         gated_system="candidate",
@@ -73,13 +77,41 @@ def _row(run_id: str, rate: float, change: float | None) -> RunRow:
     )
 
 
-def test_rate_trend_plots_candidate_and_derived_baseline_rate_per_run():
-    rows = trend_rows([_row("r2", 0.30, 0.10), _row("r1", 0.20, None)])
-    fig = rate_trend_chart(pd.DataFrame(rows))
-    lines = {t.name: dict(zip(t.x, t.y, strict=True)) for t in fig.data}
-    assert lines["candidate"] == {"r1": 0.20, "r2": 0.30}
-    assert lines["baseline"] == {"r2": 0.30 - 0.10}
-    assert rate_trend_chart(pd.DataFrame()).layout.annotations[0].text == "no runs yet"
+def _lines(fig: go.Figure) -> dict[str, list[tuple[str, float]]]:
+    """Each trace as (run id, value) points in the order it draws them."""
+    return {t.name: [(c[0], y) for c, y in zip(t.customdata, t.y, strict=True)] for t in fig.data}
+
+
+def test_rate_trend_draws_one_line_per_suite_and_role_in_time_order():
+    # newest first, as the store lists them; run ids sort differently from the times
+    runs = [
+        _row("b-late", 0.30, 0.10, at="2026-01-03T09:00"),
+        _row("z-other", 0.50, None, at="2026-01-02T12:00", suite="other"),
+        _row("a-mid", 0.25, None, at="2026-01-02T09:00"),
+        _row("y-other", 0.40, None, at="2026-01-01T12:00", suite="other"),
+        _row("c-early", 0.20, 0.05, at="2026-01-01T09:00"),
+    ]
+    fig = rate_trend_chart(pd.DataFrame(trend_rows(runs)))
+    lines = _lines(fig)
+    assert lines["s · candidate"] == [("c-early", 0.20), ("a-mid", 0.25), ("b-late", 0.30)]
+    assert lines["other · candidate"] == [("y-other", 0.40), ("z-other", 0.50)]
+    base = lines["s · baseline"]
+    assert [r for r, _ in base] == ["c-early", "b-late"]
+    assert [round(y, 9) for _, y in base] == [0.15, 0.20]
+    for t in fig.data:  # a time axis, so the order is the times', whatever the run ids
+        assert list(t.x) == sorted(t.x)
+    assert "claims hallucinated" in fig.layout.title.text
+    assert fig.layout.legend.orientation == "h" and fig.layout.legend.y >= 1
+
+
+def test_rate_trend_says_why_it_is_empty_with_no_run_or_one_run_per_suite():
+    assert empty_message(rate_trend_chart(pd.DataFrame())).startswith("No runs yet")
+    one = rate_trend_chart(pd.DataFrame(trend_rows([_row("r1", 0.2, 0.1)])))
+    assert one.data == () and "needs two runs of one suite" in empty_message(one)
+    apart = [_row("r1", 0.2, None), _row("r2", 0.3, None, suite="other")]
+    assert empty_message(rate_trend_chart(pd.DataFrame(trend_rows(apart))))
+    two = rate_trend_chart(pd.DataFrame(trend_rows([_row("r1", 0.2, None), _row("r2", 0.3, None)])))
+    assert empty_message(two) is None and len(two.data) == 1
 
 
 def test_judge_health_chart_counts_errors_and_puts_overturned_share_on_its_own_axis(make_report):
@@ -95,6 +127,37 @@ def test_judge_health_chart_counts_errors_and_puts_overturned_share_on_its_own_a
     assert list(by_name["harness errors"].y) == [1]
     assert list(by_name["repairs"].y) == [3]
     assert by_name["share overturned by reviewers"].yaxis == "y2"
+    assert list(fig.layout.yaxis2.range) == [0, 1]
+
+
+def test_judge_health_shows_only_the_signals_a_run_produced(make_report):
+    """The offline judge makes no model call (no repairs) and a compare run has no pairwise
+    disagreements: those series are left out, not drawn as zeros; none is never produced."""
+    row = judge_health_row(make_report())
+    assert row["repairs"] is None and row["pairwise_disagreements"] is None
+    assert "validation_failures" not in row
+    fig = judge_health_chart(pd.DataFrame([row]))
+    assert [t.name for t in fig.data] == ["harness errors", "unverified citations"]
+    assert not any("validation" in name for name in HEALTH_METRICS)
+
+
+def test_judge_health_with_all_zero_counts_has_a_count_axis_from_zero_and_a_clear_legend(
+    make_report,
+):
+    rows = [judge_health_row(make_report(run_id=f"2026010{i}T000000Z-aaaaaa")) for i in range(1, 4)]
+    fig = judge_health_chart(pd.DataFrame(rows))
+    assert all(list(t.y) == [0, 0, 0] for t in fig.data)
+    y = fig.layout.yaxis
+    assert list(y.range) == [0, 1] and y.rangemode == "tozero" and y.dtick == 1
+    legend = fig.layout.legend  # a row above the plot, clear of every axis label
+    assert legend.orientation == "h" and legend.y >= 1 and legend.yanchor == "bottom"
+    assert fig.layout.margin.t >= 80
+    assert "all zero" in fig.layout.annotations[0].text
+    assert fig.layout.xaxis.categoryarray == tuple(r["run_id"] for r in rows)
+
+
+def test_judge_health_says_why_it_is_empty_without_runs():
+    assert empty_message(judge_health_chart(pd.DataFrame())).startswith("No runs yet")
 
 
 def test_transitions_heatmap_counts_every_case_once(make_report):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from pathlib import Path
 
 import junitparser
@@ -23,7 +24,8 @@ SCRIPT = "<script>alert('x')</script>"
 
 @pytest.fixture
 def reviewed(store_db):
-    """A FAILED run with one CRITICAL claim overturned and one confirmed, plus its overrides."""
+    """A FAILED run as exported: one CRITICAL claim overturned, one confirmed, a sign-off made
+    stale by the confirmation, then an approval (overriding the gate) that is in force."""
     with Store(store_db) as store:
         run_id = store.save_run(build_report())
         store.add_override(
@@ -33,15 +35,23 @@ def reviewed(store_db):
             comment="dose matches the leaflet",
             reviewer="ana",
         )
+        store.sign_off(run_id, "reject", "carol", "wait for bo", release_managers=["carol"])
         store.add_override(
             run_id, "q2/candidate/0", comment="confirmed: [bad] *claim*", reviewer="bo"
         )
-        return store.effective_report(run_id), store.override_history(run_id)
+        store.sign_off(
+            run_id,
+            "approve",
+            "carol",
+            "known issue, ship",
+            release_managers=["carol"],
+            override_gate=True,
+        )
+        return store.reviewed_export(run_id)
 
 
 def test_junit_is_valid_and_fails_only_queued_claims_of_the_gated_system(reviewed):
-    report, overrides = reviewed
-    xml = junitparser.JUnitXml.fromstring(render(report, "junit", overrides))
+    xml = junitparser.JUnitXml.fromstring(render(reviewed, "junit"))
     suites = {s.name: s for s in xml}
     assert set(suites) == {"halgate.baseline", "halgate.candidate"}
     failed = {
@@ -81,8 +91,8 @@ def test_html_escapes_answers_documents_and_rationales():
 
 
 def test_markdown_matches_snapshot(reviewed):
-    report, overrides = reviewed
-    text = render(report, "markdown", overrides)
+    # Reviews and sign-offs are stamped with the time they were recorded.
+    text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+\+00:00", "TIME", render(reviewed, "markdown"))
     snap = SNAPSHOTS / "report.md"
     if os.environ.get("UPDATE_SNAPSHOTS") or not snap.exists():
         snap.parent.mkdir(exist_ok=True)
@@ -107,8 +117,7 @@ def test_markdown_neutralises_untrusted_text():
 
 
 def test_csv_has_one_row_per_claim_with_effective_values(reviewed):
-    report, overrides = reviewed
-    rows = list(csv.DictReader(io.StringIO(render(report, "csv", overrides))))
+    rows = list(csv.DictReader(io.StringIO(render(reviewed, "csv"))))
     assert len(rows) == 6
     by_id = {r["claim_id"]: r for r in rows}
     q1 = by_id["q1/candidate/0"]
@@ -124,13 +133,12 @@ def test_csv_has_one_row_per_claim_with_effective_values(reviewed):
     )
 
 
-def test_json_export_is_a_schema_valid_report(reviewed):
-    report, _ = reviewed
+def test_json_of_a_judged_report_is_a_schema_valid_report():
+    report = build_report()
     assert parse_report(render(report, "json")) == report
 
 
 def test_every_format_renders_and_unknown_is_refused(reviewed):
-    report, overrides = reviewed
-    assert all(render(report, f, overrides) for f in FORMATS)
+    assert all(render(reviewed, f) for f in FORMATS)
     with pytest.raises(UsageError, match="unknown format 'pdf'"):
-        render(report, "pdf")
+        render(reviewed, "pdf")

@@ -71,8 +71,9 @@ def v1_db(tmp_path):
 def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
     path, report = v1_db
     with Store(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 5
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 5
+        assert store.schema_version == SCHEMA_VERSION == 6
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 6
+        assert "label" in {c.name for c in store.db["overrides"].columns}
         assert store.load_report(report.run_id) == report
         [o] = store.override_history(report.run_id)
         assert (o.reviewer, o.comment) == ("old-timer", "from v1")
@@ -84,7 +85,7 @@ def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             store.db.execute("DELETE FROM overrides")
     with Store(path) as store:  # reopening is a no-op
-        assert store.schema_version == 5
+        assert store.schema_version == 6
 
 
 def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
@@ -103,7 +104,7 @@ def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
     db.conn.commit()
     db.close()
     with Store(path) as store:
-        assert store.schema_version == 5
+        assert store.schema_version == 6
         columns = {c.name for c in store.db["runs"].columns}
         assert not columns & {"effective", "agreement", "summary_upto"}
         [row] = store.list_runs()  # upto 9 >= the one override: read, not recomputed

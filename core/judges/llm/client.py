@@ -10,6 +10,10 @@ An endpoint that cannot be used at all fails the run fast: until it has answered
 refused connection (also DNS and TLS failures), 401, 403 or 404 raises ``EndpointError`` in
 every call, in flight or not, instead of each case retrying with backoff. Once it has
 answered, every fault is per request again (retried, then that case's harness error).
+
+A reply body is read in chunks and never past ``max_reply_bytes`` (decoded, so a compressed
+one cannot blow up either): a longer one is dropped mid-stream and that case becomes a
+harness error naming the limit, with memory bounded by the limit, not by the reply.
 """
 
 from __future__ import annotations
@@ -39,6 +43,10 @@ CONNECT_ERRORS = ("ConnectError", "UnsupportedProtocol")
 
 class TransportError(Exception):
     """The endpoint could not give an answer after the bounded retries (message redacted)."""
+
+
+class ReplyTooLarge(TransportError):
+    """A reply body past ``max_reply_bytes``: reading stopped there (not retried)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,7 @@ class ChatClient:
             base_url=settings.base_url,
             timeout=settings.timeout,
             max_retries=settings.max_retries,
-            http_client=_watched_http_client(openai, self),
+            http_client=_watched_http_client(openai, self, settings.max_reply_bytes),
         )
         self._format = 0  # index into FORMATS; only ever moves right
 
@@ -135,6 +143,8 @@ class ChatClient:
                         raise EndpointError(str(self._fatal)) from None
                 raise TransportError(self._describe(exc)) from None
             except self._openai.APIError as exc:
+                if isinstance(exc.__cause__, ReplyTooLarge):  # older openai: retried, then wrapped
+                    raise TransportError(str(exc.__cause__)) from None
                 if self._fatal is not None:
                     raise EndpointError(str(self._fatal)) from None
                 raise TransportError(self._describe(exc)) from None
@@ -230,14 +240,22 @@ class ChatClient:
         await self._client.close()
 
 
-def _watched_http_client(openai: Any, watcher: ChatClient) -> Any:
-    """openai's default HTTP client, telling ``watcher`` what became of every request."""
+def _watched_http_client(openai: Any, watcher: ChatClient, max_reply_bytes: int) -> Any:
+    """openai's default HTTP client, telling ``watcher`` what became of every request and
+    reading no reply body past ``max_reply_bytes``."""
 
     class Watched(openai.DefaultAsyncHttpxClient):
         async def send(self, request: Any, **kwargs: Any) -> Any:
+            stream = kwargs.pop("stream", False)
             watcher.sending()
             try:
-                response = await super().send(request, **kwargs)
+                # Always streamed, so the body is read here, under the cap, not whole by httpx.
+                response = await super().send(request, stream=True, **kwargs)
+                if not stream:
+                    await _read_capped(response, max_reply_bytes)
+            except ReplyTooLarge:
+                watcher.sent(response.status_code)  # it answered, too much
+                raise
             except BaseException as exc:  # cancelled too: it is no longer in flight
                 watcher.sent(None, exc)
                 raise
@@ -245,6 +263,36 @@ def _watched_http_client(openai: Any, watcher: ChatClient) -> Any:
             return response
 
     return Watched()
+
+
+async def _read_capped(response: Any, limit: int) -> None:
+    """Read a streamed response's decoded body into it, raising ``ReplyTooLarge`` (and closing
+    the connection) as soon as it passes ``limit`` bytes; what was read is then dropped."""
+    declared = response.headers.get("content-length", "")
+    size = int(declared) if declared.isdigit() else 0
+    chunks: list[bytes] = []
+    try:
+        if size > limit:
+            raise ReplyTooLarge(_too_large(limit, f"the server announced {size} bytes"))
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise ReplyTooLarge(_too_large(limit, f"stopped reading at {size} bytes"))
+            chunks.append(chunk)
+    except BaseException:
+        await response.aclose()
+        raise
+    # Where httpx's own aread() keeps the body: .text and .content read it from there.
+    response._content = b"".join(chunks)
+
+
+def _too_large(limit: int, what: str) -> str:
+    return (
+        f"the reply is larger than max_reply_bytes = {limit} bytes ({limit / 2**20:g} MiB): "
+        f"{what} -- raise max_reply_bytes in [llm] of halgate.toml if replies so large are "
+        "expected"
+    )
 
 
 def _connect_cause(exc: BaseException) -> str:

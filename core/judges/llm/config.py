@@ -12,6 +12,7 @@ Config files: ``halgate.toml`` in the working directory, else
     max_batch = 8                   # at most this many cases per batched request (0/1: off)
     prices = { prompt = 0.00015, completion = 0.0006 }   # USD per 1k tokens
     api_key_file = "~/.config/halgate/openai.key"         # the key, read at start
+    max_reply_bytes = 4194304       # a longer reply body is cut off: that case's harness error
 
 The API key is held as a ``SecretStr``: it prints as ``**********`` and is never put into
 the judge spec, so it cannot reach a report, the database or a log line. Every key a
@@ -31,8 +32,11 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from ...errors import UsageError
+from ...inputs.server_config import config_paths
 
 DEFAULT_MODEL = "gpt-4o-mini"
+# A judge's reply is kilobytes; this bounds the memory one broken or hostile server can take.
+MAX_REPLY_BYTES = 4 * 2**20
 NO_KEY = "no-key"  # local servers (vLLM, Ollama, the test fake) accept any key
 _KNOWN_SECRETS: set[str] = set()  # every API key this process's settings were given
 
@@ -54,6 +58,11 @@ class LLMSettings(BaseModel):
     timeout: float = Field(default=120.0, gt=0)
     max_retries: int = Field(default=4, ge=0, le=20)
     max_repairs: int = Field(default=2, ge=0, le=5)
+    max_reply_bytes: int = Field(
+        default=MAX_REPLY_BYTES,
+        ge=1024,
+        description="Longest reply body read (decoded); past it the case is a harness error.",
+    )
     prompt_version: str = "v2"
     db: str | None = "halgate.db"
     prices: dict[str, Any] = Field(default_factory=dict)
@@ -81,11 +90,6 @@ class LLMSettings(BaseModel):
         if not isinstance(table, Mapping) or "prompt" not in table:
             return None
         return float(table["prompt"]), float(table.get("completion", table["prompt"]))
-
-
-def config_paths(cwd: Path | None = None) -> list[Path]:
-    """Config files in the order they are looked for (first existing one wins)."""
-    return [(cwd or Path.cwd()) / "halgate.toml", Path.home() / ".config/halgate/config.toml"]
 
 
 def read_config(paths: list[Path] | None = None) -> dict[str, Any]:

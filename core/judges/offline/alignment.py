@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage
-from ...text.lexicon import alternatives
-from ...text.quantities import quantity_matches
-from ...text.words import tokenize
+from ...text.lexicon import abbreviates
+from ...text.quantities import Quantity, quantity_matches
+from ...text.words import is_content, tokenize
 from .attribution import resolve_reference
 from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
 from .number_checks import cover as _cover
 from .record_checks import case_facts, record_conflicts
-from .source_rules import current_hits, null_fields
+from .source_rules import current_hits, null_fields, version_marks, version_named
 
 if TYPE_CHECKING:
     from .calibration_file import Retrieval, Thresholds
@@ -37,11 +37,18 @@ def align(
     question: QuestionFeatures,
     retrieval: Retrieval,
     th: Thresholds,
+    context: tuple[Quantity, ...] = (),
 ) -> Alignment:
-    """Retrieve evidence for a claim and compute every alignment signal."""
+    """Retrieve evidence for a claim and compute every alignment signal (`context`: the
+    versions and dates named by the claims before it in its answer)."""
     wanted = set(claim.stems)
     hits = index.search(claim.stems, retrieval.top_k) if claim.stems else []
     named = resolve_reference(claim.reference, index.docs) if claim.reference else None
+    version = None if named else version_named(version_marks(claim.quantities) or context, index)
+    if version is not None:
+        # The claim names a version ("under the 2022 terms"): its siblings are not evidence.
+        named, siblings = version
+        hits = [h for h in hits if h.passage.doc_id not in siblings] or hits
     ranked = _rank(hits, claim, index, named.doc_id if named else None, th)
     best = ranked[0].passage if ranked else None
     coverage = _cover(wanted, best.stems) if best else 0.0
@@ -61,10 +68,18 @@ def align(
     known = (index.vocabulary, question.vocabulary)
     al.names_missing = [n for n in claim.names if not _name_known(n, known)]
     if best:
-        # Any passage the claim rests on may deny it (a record's "WiFi: no" among others).
-        al.negation_mismatch = any(_negation_mismatch(claim, p) for p in al.support or [best])
+        # Any field of a record the claim rests on may deny it ("WiFi: no" among others);
+        # another sentence in prose only when it shares words with the claim and denies
+        # one the best passage does not speak to.
+        al.negation_mismatch = _negation_mismatch(claim, best) or any(
+            _negation_mismatch(claim, p)
+            if best.leaf is not None
+            else _denies_elsewhere(claim, p, best)
+            for p in al.support
+            if p is not best
+        )
         al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted, th.hedge_min_stems)
-    _citation(claim, al, index, named)
+    _citation(claim, al, index, None if version else named)
     al.null_fields = null_fields(wanted, hits)
     al.record_conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
     return al
@@ -108,16 +123,25 @@ def _greedy_cover(wanted: set[str], hits: list[Hit]) -> tuple[list[Passage], fro
 
 def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
     """Every word of the name is in the sources (or the question), allowing plurals, a
-    hyphen dropped ("Wi-Fi" / "WiFi") and a state's postal code ("California" / "CA")."""
+    hyphen dropped ("Wi-Fi" / "WiFi") and a short code standing for it ("California" / "CA",
+    when the sources hold such a code)."""
     tokens = [t.removesuffix("'s") for t in tokenize(name)]
     if len(tokens) > 1 and any("".join(tokens) in v for v in vocabs):
         return True
 
     def known(t: str) -> bool:
-        forms = (t, t + "'s", t.removesuffix("s"), *alternatives(t))
+        forms = (t, t + "'s", t.removesuffix("s"))
         return any(f in v for f in forms for v in vocabs)
 
-    return all(known(t) for t in tokens)
+    if all(known(t) for t in tokens):
+        return True
+    # "New York" / "NY": the code may stand for the whole name or for its unknown words.
+    unknown = [t for t in tokens if not known(t)]
+    codes = [c for v in vocabs for c in v if len(c) <= 3 and c.isalpha() and is_content(c)]
+    whole = "".join(tokens)
+    return any(abbreviates(c, whole) for c in codes) or all(
+        any(abbreviates(c, t) for c in codes) for t in unknown
+    )
 
 
 def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
@@ -130,6 +154,14 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
     claim_denies = bool(claim.negated & passage.stems)
     source_denies = bool(passage.negated & set(claim.stems))
     return claim_denies != source_denies
+
+
+def _denies_elsewhere(claim: ClaimFeatures, passage: Passage, best: Passage) -> bool:
+    """A further passage of the evidence (two or more words shared with the claim) denies a
+    word the claim asserts and the best passage does not hold."""
+    if _EXCEPTIONS & set(claim.tokens) or len(set(claim.stems) & passage.stems) < 2:
+        return False
+    return bool(passage.negated & (set(claim.stems) - claim.negated - best.stems))
 
 
 def _hedge_mismatch(

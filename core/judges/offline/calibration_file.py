@@ -1,4 +1,4 @@
-"""The offline judge's calibration file (``data/calibration/offline_v2.json``), typed.
+"""The offline judge's calibration file (``data/calibration/offline_v3.json``), typed.
 
 Every number that moves an offline verdict lives here rather than in code: the retrieval
 settings, the rule thresholds (``thresholds``), the claim score's decision point and the
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ...errors import UsageError
 from ...models import Verdict
-from .claim_model import FEATURES, TaskModel
+from .answer_model import ANSWER_FEATURES, GeneralModel, Logistic
+from .claim_model import FEATURES
 
 
 class CalibrationError(UsageError):
@@ -93,6 +93,10 @@ class Verdicts(_Section):
     """Verdict of a claim that states as fact what the source only hedges."""
     citation_error: Verdict
     """Verdict of a claim pinned on a document that does not hold its evidence."""
+    hard_signals: list[str] = Field(default_factory=list)
+    """Rule signals precise enough to stand on their own: a claim they make UNSUPPORTED or
+    CONTRADICTED stays so even when the learned model doubts it (a rival value in the
+    sentence the claim restates, a misattributed source, a record field turned around)."""
 
 
 class ScoreWeights(_Section):
@@ -134,8 +138,8 @@ class Score(_Section):
     """Lowest score of an UNSUPPORTED or CONTRADICTED claim."""
 
 
-class TaskModelParams(_Section):
-    """One task type's learned claim model: a standardised logistic regression."""
+class LogisticParams(_Section):
+    """A standardised logistic regression, with its features named."""
 
     features: list[str]
     """Feature names, in the order of the arrays below (matched to this halgate's by name)."""
@@ -147,52 +151,64 @@ class TaskModelParams(_Section):
     """Per-feature logit weight."""
     bias: float
     """Logit intercept."""
-    aggregate: Literal["max", "noisy_or", "mean"]
-    """How the claims' probabilities combine into the answer's score."""
-    platt: tuple[float, float]
-    """Platt slope and intercept on the logit of the answer score ((1, 0): unchanged)."""
-    threshold: float = Field(gt=0, lt=1)
-    """Answer score at which the answer counts as hallucinated; rescaled onto
-    ``score.decision_score``."""
 
     @model_validator(mode="after")
-    def _features_match(self) -> TaskModelParams:
-        if sorted(self.features) != sorted(FEATURES):
-            raise ValueError(
-                f"model features {self.features} do not match this halgate's {list(FEATURES)}"
-            )
+    def _lengths_match(self) -> LogisticParams:
         n = len(self.features)
         for name in ("mean", "scale", "weights"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} values, not {n}")
         return self
 
-    def task_model(self, decision_score: float) -> TaskModel:
-        """The model as the judge applies it; features are matched by name, so their order
-        in the file may differ from FEATURES."""
-        pos = [self.features.index(f) for f in FEATURES]
+    def logistic(self, expected: tuple[str, ...]) -> Logistic:
+        """The regression over `expected` features (matched by name, so the file's order
+        may differ); features this halgate does not know, or lacks, are an error."""
+        if sorted(self.features) != sorted(expected):
+            missing = sorted(set(expected) - set(self.features))
+            unknown = sorted(set(self.features) - set(expected))
+            raise ValueError(
+                f"model features do not match this halgate's (missing {missing}, "
+                f"unknown {unknown}): retrain it with halgate calibrate"
+            )
+        pos = [self.features.index(f) for f in expected]
         arr = {
             k: np.asarray(getattr(self, k), dtype=float)[pos] for k in ("mean", "scale", "weights")
         }
-        return TaskModel(
-            arr["mean"],
-            arr["scale"],
-            arr["weights"],
-            self.bias,
-            self.aggregate,
+        return Logistic(arr["mean"], arr["scale"], arr["weights"], self.bias)
+
+
+class GeneralModelParams(_Section):
+    """The one learned model: claims, then the answer over its claims, then its threshold."""
+
+    claim: LogisticParams
+    """Hallucination probability of a claim (features: claim_model.FEATURES)."""
+    answer: LogisticParams
+    """Probability of the answer from its claims (features: answer_model.ANSWER_FEATURES)."""
+    threshold: float = Field(gt=0, lt=1)
+    """Answer probability at which the answer counts as hallucinated; rescaled onto
+    ``score.decision_score``."""
+
+    @model_validator(mode="after")
+    def _features_match(self) -> GeneralModelParams:
+        self.claim.logistic(FEATURES)
+        self.answer.logistic(ANSWER_FEATURES)
+        return self
+
+    def general_model(self, decision_score: float) -> GeneralModel:
+        """The model as the judge applies it."""
+        return GeneralModel(
+            self.claim.logistic(FEATURES),
+            self.answer.logistic(ANSWER_FEATURES),
             self.threshold,
-            self.platt,
             decision_score,
         )
 
 
 class LearnedModel(_Section):
-    """The learned claim model that rescores the rule verdicts of its task types."""
+    """The learned model that rescores the rule verdicts of every suite."""
 
-    hard_signals: list[str]
-    """Rule signals whose hallucinated verdict stands even when the model doubts it."""
-    tasks: dict[str, TaskModelParams]
-    """Task type (a case's domain or tag) -> its model; other cases get the rules alone."""
+    general: GeneralModelParams
+    """The model, the same for every suite (what differs is read from the input)."""
 
 
 class TrainedWith(_Section):
@@ -204,22 +220,30 @@ class TrainedWith(_Section):
     benchmarks: list[str] = Field(default_factory=list)
 
 
-class TaskTraining(_Section):
-    """Figures of one task's training (information only)."""
+class GroupFigures(_Section):
+    """Out-of-fold figures of the trained model on one benchmark's task (information only)."""
 
-    l2: float
-    """The L2 strength chosen by out-of-fold AUROC."""
     n_answers: int
-    n_claims: int
     oof_auroc: float
     oof_balanced_accuracy: float
+
+
+class Training(_Section):
+    """Figures of the training (information only)."""
+
+    l2: float
+    """The claim model's L2 strength, chosen by mean out-of-fold AUROC over the groups."""
+    n_answers: int
+    n_claims: int
+    groups: dict[str, GroupFigures]
+    """Benchmark and task -> out-of-fold figures at the shipped threshold."""
 
 
 class Provenance(_Section):
     """How ``model`` was trained, so it can be reproduced; never read by the judge."""
 
     trained_with: TrainedWith
-    tasks: dict[str, TaskTraining]
+    training: Training
 
 
 class Calibration(_Section):
@@ -260,12 +284,11 @@ def load_calibration_file(path: Path) -> Calibration:
         ) from None
 
 
-def load_models(cal: Calibration) -> dict[str, TaskModel]:
-    """Task name -> learned model of a calibration (empty without a "model" section)."""
+def load_model(cal: Calibration) -> GeneralModel | None:
+    """The learned model of a calibration (None without a "model" section: rules alone)."""
     if cal.model is None:
-        return {}
-    cut = cal.score.decision_score
-    return {task: params.task_model(cut) for task, params in cal.model.tasks.items()}
+        return None
+    return cal.model.general.general_model(cal.score.decision_score)
 
 
 def calibration_json(cal: Calibration) -> str:

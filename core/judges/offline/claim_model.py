@@ -1,16 +1,18 @@
-"""The offline judge's learned combination of alignment signals (numpy only, no training).
+"""The offline judge's learned claim features: one model for every suite (numpy only).
 
 The rules of ``judges/offline/judge.py`` name one deciding signal per claim, but on real answers no
 single signal separates hallucinated from faithful claims well; a logistic regression over
 all of them (and over the answer they sit in) ranks claims far better. Its weights are data
-(``data/calibration/offline_v2.json``, written by ``halgate calibrate``), one model per task
-type, so a summary is not judged with the habits of a QA answer.
+(``data/calibration/offline_v3.json``, written by ``halgate calibrate``).
+
+There is one model, whatever the suite is called: what differs between inputs (a question or
+none, prose or structured records, short or long answers and sources) is read from the input
+itself (:class:`InputShape`) and enters as features and their interactions, never as a tag.
 
 Feature definitions live here only: training (evaluation/calibrate.py) and inference call the
 same ``claim_matrix``, so the two cannot drift apart. The caps and windows inside them (at
 most 3 unmatched numbers, the first 400 characters for a refusal) are part of what a feature
-means, so they stay with its definition; the numbers that decide (each task's threshold and
-the decision score) are calibration data.
+means, so they stay with its definition; the numbers that decide are calibration data.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...models import ClaimJudgement, Verdict
+from ...evidence.index import EvidenceIndex
+from ...models import ClaimJudgement, Document, Verdict
 from ...text.words import is_content, tokenize
 
-FEATURES: tuple[str, ...] = (
+BASE_FEATURES: tuple[str, ...] = (
     "uncovered",  # 1 - support coverage of the best evidence
     "uncovered_best",  # 1 - coverage of the single best passage
     "uncovered_informative",  # like uncovered, framing words ("reviewers say") aside
@@ -35,6 +38,7 @@ FEATURES: tuple[str, ...] = (
     "retrieval",  # blended BM25/overlap score of the best passage
     "log_stems",  # claim length in content stems
     "numbers_unmatched",
+    "numbers_elsewhere",  # of those, how many occur in the documents away from the evidence
     "number_conflict",
     "names_missing",
     "negation_mismatch",
@@ -54,6 +58,56 @@ FEATURES: tuple[str, ...] = (
     "answer_mean_uncovered",
     "answer_refusal",  # the answer declines ("unable to answer")
 )
+
+#: What the input itself says about its kind (see InputShape).
+SHAPE_FEATURES: tuple[str, ...] = (
+    "has_question",
+    "structured_source",
+    "log_answer_words",
+    "log_source_words",
+)
+
+#: The kinds of input whose habits differ most: each base feature may weigh differently there.
+_INTERACTING = ("has_question", "structured_source")
+
+FEATURES: tuple[str, ...] = (
+    *BASE_FEATURES,
+    *SHAPE_FEATURES,
+    *(f"{f}*{kind}" for kind in _INTERACTING for f in BASE_FEATURES),
+)
+
+
+@dataclass(frozen=True)
+class InputShape:
+    """What differs between inputs, read from the input, never from a name a user types:
+    whether there is a question, whether the sources are structured records, and how long
+    the answer and the sources are."""
+
+    question: bool
+    structured: bool
+    answer_words: int
+    source_words: int
+
+    def vector(self) -> list[float]:
+        """The shape's features, in the order of SHAPE_FEATURES."""
+        return [
+            float(self.question),
+            float(self.structured),
+            math.log1p(self.answer_words),
+            math.log1p(self.source_words),
+        ]
+
+
+def input_shape(
+    question: str, documents: Sequence[Document], answer: str, index: EvidenceIndex
+) -> InputShape:
+    """The shape of one answer's input (records are the documents the index split by field)."""
+    return InputShape(
+        question=bool(question.strip()),
+        structured=any(p.leaf is not None for d in index.docs for p in d.passages[:1]),
+        answer_words=len(answer.split()),
+        source_words=sum(len(d.text.split()) for d in documents),
+    )
 
 
 @dataclass(frozen=True)
@@ -81,8 +135,8 @@ def answer_context(
     )
 
 
-def claim_vector(c: ClaimJudgement, ctx: AnswerContext) -> list[float]:
-    """One claim's features, in the order of FEATURES."""
+def base_vector(c: ClaimJudgement, ctx: AnswerContext) -> list[float]:
+    """One claim's own features, in the order of BASE_FEATURES."""
     s = c.signals
     n = int(s.get("n_stems", 0))
     return [
@@ -95,6 +149,7 @@ def claim_vector(c: ClaimJudgement, ctx: AnswerContext) -> list[float]:
         float(s.get("retrieval_score", 0.0)),
         math.log1p(n),
         min(len(s.get("numbers_unmatched", [])), 3),
+        min(len(s.get("numbers_elsewhere", [])), 3),
         float(bool(s.get("number_conflict"))),
         min(len(s.get("names_missing", [])), 3),
         float(bool(s.get("negation_mismatch"))),
@@ -116,89 +171,16 @@ def claim_vector(c: ClaimJudgement, ctx: AnswerContext) -> list[float]:
     ]
 
 
-def claim_matrix(claims: Sequence[ClaimJudgement], ctx: AnswerContext) -> np.ndarray:
-    """The feature matrix of an answer's claims (one row per claim)."""
-    rows = [claim_vector(c, ctx) for c in claims]
-    return np.asarray(rows, dtype=float).reshape(len(rows), len(FEATURES))
-
-
-def aggregate(probs: np.ndarray, how: str) -> float:
-    """An answer's hallucination score from its claims' probabilities.
-
-    'max' trusts the worst claim; 'noisy_or' lets several doubtful claims add up;
-    'mean' suits long answers (data-to-text) where one odd claim is common either way.
-    """
-    if len(probs) == 0:
-        return 0.0
-    if how == "noisy_or":
-        return float(1 - np.prod(1 - probs))
-    if how == "mean":
-        return float(np.mean(probs))
-    return float(np.max(probs))
-
-
-def platt(score: float, coef: tuple[float, float]) -> float:
-    """The Platt-scaled probability of an answer aggregate (identity for (1, 0))."""
-    if coef == (1.0, 0.0):
-        return score
-    s = min(max(score, 1e-6), 1 - 1e-6)
-    z = coef[0] * math.log(s / (1 - s)) + coef[1]
-    return 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))
-
-
-def centre(score: float, threshold: float, at: float) -> float:
-    """Map a score in [0, 1] monotonically so the decision threshold lands on `at`."""
-    if score < threshold:
-        return at * score / threshold
-    return at + (1 - at) * (score - threshold) / (1 - threshold)
-
-
-@dataclass(frozen=True)
-class TaskModel:
-    """A standardised logistic regression over claims, its answer aggregate and threshold
-    (built from the calibration file by calibration_file.load_models; arrays in the order
-    of FEATURES)."""
-
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray
-    bias: float
-    how: str
-    threshold: float
-    #: Platt scaling (slope, intercept on the logit) of the answer aggregate: makes the
-    #: scores of different tasks comparable probabilities. (1, 0) leaves them as they are.
-    platt: tuple[float, float]
-    #: The claim score from which a claim counts as hallucinated (the threshold lands here).
-    decision_score: float
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        """Hallucination probability of each claim (row of `x`)."""
-        z = ((x - self.mean) / self.scale) @ self.weights + self.bias
-        return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
-
-    def claim_scores(self, x: np.ndarray) -> np.ndarray:
-        """Claim scores whose maximum is the answer's centred score (decision at
-        ``decision_score``), in the order of the claims' probabilities, so the likeliest
-        claim carries the verdict."""
-        p = self.predict(x)
-        if len(p) == 0:
-            return p
-        top = float(np.max(p))
-        score = platt(aggregate(p, self.how), self.platt)
-        answer = centre(score, self.threshold, self.decision_score)
-        return p * (answer / top) if top > 0 else p
-
-
-def model_for(models: dict[str, TaskModel], labels: Sequence[str]) -> TaskModel | None:
-    """The model of the first label naming a trained task (None: the rules decide alone).
-
-    Only tasks the model was trained on get it: on other material (a helpdesk suite) the
-    hand-set rules, checked against the example suite, are the better judge.
-    """
-    for label in labels:
-        if label and label in models:
-            return models[label]
-    return None
+def claim_matrix(
+    claims: Sequence[ClaimJudgement], ctx: AnswerContext, shape: InputShape
+) -> np.ndarray:
+    """The feature matrix of an answer's claims (one row per claim, columns as FEATURES)."""
+    base = np.asarray([base_vector(c, ctx) for c in claims], dtype=float)
+    base = base.reshape(len(claims), len(BASE_FEATURES))
+    sv = np.asarray(shape.vector(), dtype=float)
+    kinds = [sv[SHAPE_FEATURES.index(k)] for k in _INTERACTING]
+    parts = [base, np.tile(sv, (len(claims), 1)), *(base * k for k in kinds)]
+    return np.hstack(parts)
 
 
 _REFUSAL = re.compile(

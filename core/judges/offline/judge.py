@@ -3,7 +3,7 @@
 For every answer: extract claims, retrieve evidence sentences, compute alignment signals
 (alignment.py), then decide verdict and type by explicit rules in a fixed order, so the
 rationale can name the one signal that decided. Thresholds and score weights come from
-``data/calibration/offline_v2.json`` (typed and checked in calibration_file.py), never from
+``data/calibration/offline_v3.json`` (typed and checked in calibration_file.py), never from
 constants here; its learned model (claim_model.py) then rescores every claim.
 """
 
@@ -30,29 +30,31 @@ from ...models import Verdict as V
 from ...resources import data_path
 from ...scoring.severity import assign_severity
 from ...text.claims import extract_claims
+from ...text.quantities import Quantity
 from ..protocol import JudgeResult, JudgeTask, ProgressCallback
 from ..registry import register_judge
 from .alignment import align
-from .calibration_file import Calibration, load_calibration_file, load_models
+from .calibration_file import Calibration, load_calibration_file, load_model
 from .claim_model import (
     answer_context,
     answer_novelty,
     claim_matrix,
+    input_shape,
     is_refusal,
-    model_for,
 )
 from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
 from .rescore import rescore_claims
 from .signals import claim_signals, copy_signals, rule_score
+from .source_rules import version_marks
 
 T = HallucinationType
 
 
-DEFAULT_CALIBRATION = "offline_v2.json"
+DEFAULT_CALIBRATION = "offline_v3.json"
 
 
 def load_calibration(path: Path | str | None = None) -> Calibration:
-    """The judge's thresholds, weights and model (the shipped offline_v2.json by default),
+    """The judge's thresholds, weights and model (the shipped offline_v3.json by default),
     checked: a bad file raises CalibrationError naming the file and field."""
     return load_calibration_file(
         Path(path) if path else data_path("calibration", DEFAULT_CALIBRATION)
@@ -105,23 +107,26 @@ class OfflineJudge:
         severity_rules: SeverityRules | dict[str, Any] | None = None,
         calibration: str | Path | None = None,
         use_model: bool = True,
+        null_field_claims: str = "unsupported",
     ):
         self.cal = load_calibration(calibration)
         # Calibration trains on the rule verdicts alone, so it switches the model off.
-        self.models = load_models(self.cal) if use_model else {}
+        self.model = load_model(self.cal) if use_model else None
         self.rules = SeverityRules.model_validate(
             severity_rules.model_dump()
             if isinstance(severity_rules, SeverityRules)
             else severity_rules or {}
         )
         self.th = self.cal.thresholds
+        self.null_fields = null_field_claims != "ignore"
         self.spec = JudgeSpec(
             name="offline",
             model=None,
             prompt_version=self.cal.version,
             options={
                 "calibration": str(calibration) if calibration else DEFAULT_CALIBRATION,
-                "use_model": bool(self.models),
+                "use_model": self.model is not None,
+                "null_field_claims": null_field_claims,
                 "severity_rules": self.rules.model_dump(mode="json"),
             },
         )
@@ -152,13 +157,24 @@ class OfflineJudge:
         docs = {d.doc_id: d for d in task.documents}
         question = question_features(task.case.question)
         result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
-        memo: dict[str, _Judged] = {}
+        memo: dict[tuple[str, tuple[Quantity, ...]], _Judged] = {}
+        features: dict[str, ClaimFeatures] = {}
         for system, answer in task.answers.items():
             judged = []
+            # "Under the 2023 wording you would not have been eligible, because the age
+            # limit was 74": a version named in one claim carries over to the next ones.
+            context: tuple[Quantity, ...] = ()
             for claim in extract_claims(answer, task.case.case_id, system):
-                j = memo.get(claim.text)
+                f = features.get(claim.text) or features.setdefault(
+                    claim.text, claim_features(claim.text)
+                )
+                named = f.reference.quantities if f.reference else ()
+                marks = version_marks(f.quantities + named)
+                context = marks or context
+                key = (claim.text, () if marks else context)
+                j = memo.get(key)
                 if j is None:
-                    j = memo[claim.text] = self._judge_text(claim.text, task, index, docs, question)
+                    j = memo[key] = self._judge_text(f, task, index, docs, question, key[1])
                 judged.append(j.judgement(claim))
             result.claims[system] = self._learned(judged, task, answer, index)
         return result
@@ -166,26 +182,30 @@ class OfflineJudge:
     def _learned(
         self, claims: list[ClaimJudgement], task: JudgeTask, answer: str, index: EvidenceIndex
     ) -> list[ClaimJudgement]:
-        """Rule verdicts rescored by the task's learned model (unchanged without one)."""
+        """Rule verdicts rescored by the learned model (unchanged without one); the same
+        model for every suite, told only what the input itself shows."""
         case = task.case
-        model = model_for(self.models, [case.domain or "", *case.tags])
-        if model is None or not claims or self.cal.model is None:
+        if self.model is None or not claims or self.cal.model is None:
             return claims
         ctx = answer_context(claims, answer_novelty(answer, index.vocabulary), is_refusal(answer))
-        probs = model.claim_scores(claim_matrix(claims, ctx))
-        cut, hard = self.cal.score.decision_score, self.cal.model.hard_signals
+        shape = input_shape(case.question, task.documents, answer, index)
+        probs = self.model.claim_scores(claim_matrix(claims, ctx, shape), ctx, shape)
+        cut, hard = self.cal.score.decision_score, self.cal.verdicts.hard_signals
         return rescore_claims(claims, probs, case, self.rules, cut, hard)
 
     def _judge_text(
         self,
-        text: str,
+        features: ClaimFeatures,
         task: JudgeTask,
         index: EvidenceIndex,
         docs: dict[str, Document],
         question: QuestionFeatures,
+        context: tuple[Quantity, ...] = (),
     ) -> _Judged:
-        features = claim_features(text)
-        al = align(features, index, question, self.cal.retrieval, self.th)
+        text = features.text
+        al = align(features, index, question, self.cal.retrieval, self.th, context)
+        if not self.null_fields:
+            al.null_fields = []
         decision = self.decide(features, al)
         return _Judged(
             decision,
@@ -235,11 +255,12 @@ class OfflineJudge:
                 f"gives a different value where the claim says {numbers}.",
             )
         if al.numbers_unmatched:
-            return ClaimDecision(
-                V.UNSUPPORTED,
-                T.FABRICATION,
-                f"Unsupported: {numbers} appears in no source document.",
+            where = (
+                f"the evidence{at} does not state it (it occurs elsewhere, about something else)"
+                if al.numbers_elsewhere
+                else "it appears in no source document"
             )
+            return ClaimDecision(V.UNSUPPORTED, T.FABRICATION, f"Unsupported: {numbers}: {where}.")
         if al.null_fields:
             return ClaimDecision(
                 V.UNSUPPORTED,
@@ -305,5 +326,6 @@ class OfflineJudge:
 
 @register_judge("offline")
 def create_offline_judge(**options: Any) -> OfflineJudge:
-    """Factory registered as 'offline'; options: severity_rules, calibration."""
+    """Factory registered as 'offline'; options: severity_rules, calibration, use_model,
+    null_field_claims."""
     return OfflineJudge(**options)

@@ -1,9 +1,12 @@
 """Numbers, dates and quantities of a claim against its evidence.
 
-A claim's value is supported when the best evidence (or a passage about the same thing)
-states it; contradicted when a passage about the same thing states another value; unmatched
-when no source or the question has it. Kept apart from the word-level alignment because the
-rules about context, derived values and superseded versions are a subject of their own.
+A claim's value is supported when the evidence it is aligned to (its best passages and their
+neighbours, or a passage about the same thing) states it, with its unit; contradicted when a
+passage about the same thing states another value; unmatched otherwise, even when the same
+digits occur elsewhere in the documents ("10 weeks at half pay" is not backed by "10 working
+days" three paragraphs away), unless the question holds it. Kept apart from the word-level
+alignment because the rules about context, derived values and superseded versions are a
+subject of their own.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import TYPE_CHECKING
 
-from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage
+from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...text.quantities import Quantity, comparable, quantity_matches
 from ...text.words import content_stems, tokenize
 from .source_rules import superseded
@@ -42,15 +45,26 @@ def check_numbers(
     passage, then anywhere in the documents or the question (not invented, if not proven).
     """
     near = list(al.support) + ([al.best] if al.best and al.best not in al.support else [])
+    around = neighbours(near, index)
+    wanted = set(claim.stems)
+    # Retrieved passages about the claim nearly as much as its best evidence.
+    about = [
+        h.passage
+        for h in hits
+        if cover(wanted, h.passage.stems) >= al.coverage - th.number_context_slack
+    ]
     window = (th.number_context_before, th.number_context_after)
     for q in claim.quantities:
         shown = claim.body[q.start : q.end].rstrip(".")
-        if any(quantity_matches(q, o) for p in near for o in p.quantities):
+        if states(near, q):
             continue
         floor = al.coverage - th.number_context_slack
         passages = [h.passage for h in hits]
-        if _derived(q, claim.quantities, th.derived_value_tolerance) or _in_context(
-            claim, q, passages, window, floor
+        durations = [o for p in near + passages for o in p.quantities] + list(claim.quantities)
+        if (
+            _derived(q, claim.quantities, th.derived_value_tolerance)
+            or _date_reckoned(q, claim.quantities, durations)
+            or _in_context(claim, q, passages, window, floor)
         ):
             continue
         rival = _conflicting(claim, q, near, window)
@@ -73,10 +87,52 @@ def check_numbers(
         if rival is not None:
             al.number_conflict = al.number_conflict or rival
             al.numbers_unmatched.append(shown)
-        elif not any(quantity_matches(q, o) for o in question.quantities) and not any(
-            quantity_matches(q, o) for d in index.docs for o in d.quantities
+        elif not any(quantity_matches(q, o) for o in question.quantities) and not (
+            states(around, q) or states(about, q) or _names_a_source(q, index)
         ):
             al.numbers_unmatched.append(shown)
+            if any(quantity_matches(q, o) for d in index.docs for o in d.quantities):
+                al.numbers_elsewhere.append(shown)
+            elif q.kind == "phone":
+                al.identifiers_invented.append(shown)
+
+
+def _names_a_source(q: Quantity, index: EvidenceIndex) -> bool:
+    """A date or version of a document's title ("the March 2024 leaflet", "v3.2"): it says
+    which source the claim speaks of, not a value the source must state."""
+    return any(quantity_matches(q, t) for d in index.docs for t in d.title_quantities)
+
+
+def states(passages: list[Passage], q: Quantity) -> bool:
+    """One of `passages` states the claim's value `q`, with its unit: "10 weeks" is not
+    backed by a bare "10" in prose (a record's field may carry the unit in its key)."""
+    return any(_same_value(q, o, p) for p in passages for o in p.quantities)
+
+
+def _same_value(q: Quantity, o: Quantity, p: Passage) -> bool:
+    unit_shown = o.unit or q.unit in ("", "x") or p.leaf is not None  # "twice" = "two times"
+    return quantity_matches(q, o) and bool(unit_shown)
+
+
+def neighbours(near: list[Passage], index: EvidenceIndex) -> list[Passage]:
+    """The aligned passages and the passages just before and after each, in its document:
+    a value is often stated in the sentence next to the one that matches the claim's words."""
+    where = _positions(index)
+    out = list(near)
+    for p in near:
+        at = where.get((p.doc_id, p.start, p.end))
+        if at is None:
+            continue
+        doc, i = at
+        out += [doc.passages[j] for j in (i - 1, i + 1) if 0 <= j < len(doc.passages)]
+    return out
+
+
+@per_index
+def _positions(index: EvidenceIndex) -> dict[tuple[str, int, int], tuple[DocumentIndex, int]]:
+    return {
+        (p.doc_id, p.start, p.end): (d, i) for d in index.docs for i, p in enumerate(d.passages)
+    }
 
 
 def _dates_old_version(claim: ClaimFeatures, index: EvidenceIndex, old: frozenset[str]) -> bool:
@@ -105,7 +161,7 @@ def _in_context(
     mine = _context(claim.body, q, window)
     wanted = set(claim.stems)
     return any(
-        quantity_matches(q, o) and (not mine or mine & _context(p.text, o, window))
+        _same_value(q, o, p) and (not mine or mine & _context(p.text, o, window))
         for p in passages
         if cover(wanted, p.stems) >= floor
         for o in p.quantities
@@ -119,6 +175,10 @@ def _conflicting(
     mine = _context(claim.body, q, window)
     for p in near:
         for o in p.quantities:
+            # A value the claim states itself is compared with, not contradicted
+            # ("99.92% meets the 99.9% commitment").
+            if any(quantity_matches(c, o) for c in claim.quantities):
+                continue
             if comparable(q, o) and mine & _context(p.text, o, window):
                 return p
     return None
@@ -129,6 +189,58 @@ def _context(text: str, q: Quantity, window: tuple[int, int]) -> set[str]:
     before, after = window
     around = text[max(0, q.start - before) : q.start] + " " + text[q.end : q.end + after]
     return set(content_stems(tokenize(around)))
+
+
+def _date_reckoned(q: Quantity, dates: tuple[Quantity, ...], durations: list[Quantity]) -> bool:
+    """The claim reckons a date: q is another of its dates plus a period its evidence (or
+    the claim) gives ("a tenancy ending on 31 July ... within 3 months" -> "31 October")."""
+    if q.kind != "date":
+        return False
+    starts = [d for d in dates if d is not q and d.kind == "date"]
+    periods = [p for p in durations if p.kind == "number" and p.unit in ("day", "month", "year")]
+    return any(_plus(str(d.value), p) == str(q.value) for d in starts for p in periods)
+
+
+def _plus(value: str, period: Quantity) -> str | None:
+    """An ISO date ("2025-07-31", or "--07-31" without a year) moved on by a period, in the
+    same form; None when it cannot be reckoned (a day count without a year)."""
+    import datetime as dt
+
+    parts = value.lstrip("-").split("-")
+    if len(parts) not in (2, 3) or not all(x.isdigit() for x in parts):
+        return None
+    year, month, day = (2001, *map(int, parts)) if len(parts) == 2 else tuple(map(int, parts))
+    n = float(period.value)
+    if period.unit == "day":
+        try:
+            moved = dt.date(year, month, day) + dt.timedelta(days=n)
+        except ValueError:
+            return None
+        y, m, d = moved.year, moved.month, moved.day
+    else:
+        months = int(n) * (12 if period.unit == "year" else 1)
+        y, m0 = divmod(month - 1 + months, 12)
+        y, m = year + y, m0 + 1
+        last = [
+            31,
+            29 if y % 4 == 0 and (y % 100 or y % 400 == 0) else 28,
+            31,
+            30,
+            31,
+            30,
+            31,
+            31,
+            30,
+            31,
+            30,
+            31,
+        ][m - 1]
+        d = (
+            last
+            if day >= [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+            else min(day, last)
+        )
+    return f"--{m:02d}-{d:02d}" if len(parts) == 2 else f"{y:04d}-{m:02d}-{d:02d}"
 
 
 def _derived(q: Quantity, others: tuple[Quantity, ...], tolerance: float) -> bool:

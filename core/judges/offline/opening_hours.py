@@ -39,14 +39,41 @@ def weekday(word: str) -> int | None:
 
 
 def opening_of(value: str) -> tuple[int, int] | None:
-    """'11:30-22:0' -> (690, 1320) minutes; None when not that format or '0:0-0:0'."""
+    """An opening-hours value as (open, close) minutes after midnight: '11:30-22:0',
+    '09:00–17:00', '9am-5pm', '9:30 a.m. to 5 p.m.'; None for anything else or '0:0-0:0'."""
     m = _HOURS_VALUE.match(value)
-    if not m:
+    if m:
+        h1, m1, h2, m2 = (int(g) for g in m.groups())
+        if h1 == m1 == h2 == m2 == 0:
+            return None
+        return (h1 * 60 + m1) % 1440, (h2 * 60 + m2) % 1440
+    times = list(_TIME.finditer(value))
+    if len(times) != 2 or value[: times[0].start()].strip():
         return None
-    h1, m1, h2, m2 = (int(g) for g in m.groups())
-    if h1 == m1 == h2 == m2 == 0:
+    if not _RANGE_JOIN.match(value[times[0].end() : times[1].start()]):
         return None
-    return (h1 * 60 + m1) % 1440, (h2 * 60 + m2) % 1440
+    if value[times[1].end() :].strip():
+        return None
+    start, end = (_minutes(t) for t in times)
+    if start is None or end is None:
+        return None
+    return start, end
+
+
+def _minutes(m: re.Match[str]) -> int | None:
+    """One clock time in minutes after midnight ('9:30 PM' -> 1290); None if impossible."""
+    if m.group("word"):
+        return 720 if m.group("word").lower() in {"noon", "midday"} else 0
+    h = int(m.group("h") or m.group("h24"))
+    mins = int(m.group("m") or m.group("m24") or 0)
+    if h > 24 or mins > 59:
+        return None
+    ampm = (m.group("ampm") or "").lower()
+    if ampm.startswith("p") and h < 12:
+        h += 12
+    elif ampm.startswith("a") and h == 12:
+        h = 0
+    return (h * 60 + mins) % 1440
 
 
 def wrong_days(text: str, week: dict[int, tuple[int, int] | None]) -> list[int]:
@@ -142,19 +169,4 @@ def _days_of(m: re.Match[str]) -> set[int]:
 
 def claimed_times(text: str) -> set[int]:
     """Clock times a claim gives, in minutes after midnight ('9:30 PM' -> 1290)."""
-    out = set()
-    for m in _TIME.finditer(text):
-        if m.group("word"):
-            out.add(720 if m.group("word").lower() in {"noon", "midday"} else 0)
-            continue
-        h = int(m.group("h") or m.group("h24"))
-        mins = int(m.group("m") or m.group("m24") or 0)
-        if h > 24 or mins > 59:
-            continue
-        ampm = (m.group("ampm") or "").lower()
-        if ampm.startswith("p") and h < 12:
-            h += 12
-        elif ampm.startswith("a") and h == 12:
-            h = 0
-        out.add((h * 60 + mins) % 1440)
-    return out
+    return {t for t in map(_minutes, _TIME.finditer(text)) if t is not None}

@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ...inputs.policy import SeverityRules
-from ...models import Case, ClaimJudgement, HallucinationType, Verdict
+from ...models import Case, ClaimJudgement, HallucinationType, Severity, Verdict
 from ...scoring.metrics import HALLUCINATED
 from ...scoring.severity import assign_severity
+
+#: Where a miss costs most the rules' doubt stands: the model may not clear a claim there.
+_HIGH_RISK = frozenset({Severity.HIGH, Severity.CRITICAL})
 
 
 def rescore_claims(
@@ -31,7 +34,9 @@ def rescore_claims(
     for c, p in zip(claims, probs, strict=True):
         p = float(p)
         bad = c.verdict in HALLUCINATED
-        hard = bad and any(c.signals.get(s) for s in hard_signals)
+        hard = bad and (
+            case.risk_level in _HIGH_RISK or any(c.signals.get(s) for s in hard_signals)
+        )
         if hard:
             out.append(
                 _with(c, max(p, decision_score), c.verdict, c.hallucination_type, c.rationale)

@@ -8,8 +8,11 @@ Split from alignment.py, which applies them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
+from ...text.quantities import Quantity, is_year, quantity_matches
 
 
 def null_fields(wanted: set[str], hits: list[Hit]) -> list[str]:
@@ -42,6 +45,34 @@ def superseded(index: EvidenceIndex) -> frozenset[str]:
         for d in dated
         if any(e.recency > d.recency and _similar(e.title_stems, d.title_stems) for e in dated)
     )
+
+
+def version_marks(quantities: Sequence[Quantity]) -> tuple[Quantity, ...]:
+    """The claim's years, dates and versions: what may name a version of a source."""
+    return tuple(q for q in quantities if q.kind in ("date", "version") or is_year(q))
+
+
+def version_named(
+    quantities: Sequence[Quantity], index: EvidenceIndex
+) -> tuple[DocumentIndex, frozenset[str]] | None:
+    """The one version of a document the claim's year, date or version picks ("under the
+    2022 terms" -> the 2022 terms) when the case holds several versions of it, with the ids
+    of its other versions: the claim is checked against that version, not its siblings."""
+    marks = version_marks(quantities)
+    if not marks:
+        return None
+    picked = [
+        d
+        for d in index.docs
+        if any(quantity_matches(q, t) for q in marks for t in d.title_quantities)
+    ]
+    if len(picked) != 1:
+        return None
+    doc = picked[0]
+    siblings = frozenset(
+        d.doc_id for d in index.docs if d is not doc and _similar(d.title_stems, doc.title_stems)
+    )
+    return (doc, siblings) if siblings else None
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:

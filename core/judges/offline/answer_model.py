@@ -1,0 +1,116 @@
+"""From claim probabilities to the answer's verdict: the second stage of the learned model.
+
+A claim model alone cannot say how its claims add up: in a long data-to-text answer one odd
+claim is common either way, in a short QA answer the worst claim decides. Rather than a rule
+per task, a small logistic regression over the claims' aggregates (worst, mean, noisy-or),
+the input's shape and the answer's novelty learns how they combine; it is trained on
+out-of-fold claim probabilities with each benchmark's classes weighed equally, so one
+decision threshold serves every kind of input.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .claim_model import SHAPE_FEATURES, AnswerContext, InputShape
+
+AGGREGATES: tuple[str, ...] = ("max", "mean", "noisy_or")
+_KINDS = ("has_question", "structured_source")
+
+ANSWER_FEATURES: tuple[str, ...] = (
+    *(f"logit_{a}" for a in AGGREGATES),
+    *SHAPE_FEATURES,
+    *(f"logit_{a}*{k}" for k in _KINDS for a in AGGREGATES),
+    "novelty",
+    *(f"novelty*{k}" for k in _KINDS),
+    "log_claims",
+    *(f"log_claims*{k}" for k in _KINDS),
+    # Long prose (a summary) and a single sentence (a claim to verify) differ in how
+    # novelty and the claims add up.
+    *(f"{f}*log_answer_words" for f in ("novelty", "logit_max", "logit_mean")),
+)
+
+
+def aggregates(probs: np.ndarray) -> list[float]:
+    """The claims' probabilities combined three ways, in the order of AGGREGATES."""
+    if len(probs) == 0:
+        return [0.0, 0.0, 0.0]
+    return [float(np.max(probs)), float(np.mean(probs)), float(1 - np.prod(1 - probs))]
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def answer_vector(probs: np.ndarray, ctx: AnswerContext, shape: InputShape) -> list[float]:
+    """One answer's second-stage features, in the order of ANSWER_FEATURES."""
+    logits = [_logit(a) for a in aggregates(probs)]
+    sv = shape.vector()
+    kinds = [sv[SHAPE_FEATURES.index(k)] for k in _KINDS]
+    words = sv[SHAPE_FEATURES.index("log_answer_words")]
+    log_claims = math.log1p(ctx.n_claims)
+    return [
+        *logits,
+        *sv,
+        *(lg * k for k in kinds for lg in logits),
+        ctx.novelty,
+        *(ctx.novelty * k for k in kinds),
+        log_claims,
+        *(log_claims * k for k in kinds),
+        *(v * words for v in (ctx.novelty, logits[0], logits[1])),
+    ]
+
+
+def centre(score: float, threshold: float, at: float) -> float:
+    """Map a score in [0, 1] monotonically so the decision threshold lands on `at`."""
+    if score < threshold:
+        return at * score / threshold
+    return at + (1 - at) * (score - threshold) / (1 - threshold)
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """A standardised logistic regression (arrays in the order of its feature list)."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """The probability of each row of `x`."""
+        z = ((x - self.mean) / self.scale) @ self.weights + self.bias
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+@dataclass(frozen=True)
+class GeneralModel:
+    """The claim model, the answer model over its claims, and where the answer decides
+    (built from the calibration file by calibration_file.load_model)."""
+
+    claim: Logistic
+    answer: Logistic
+    #: Answer probability from which the answer counts as hallucinated.
+    threshold: float
+    #: The claim score from which a claim counts as hallucinated (the threshold lands here).
+    decision_score: float
+
+    def answer_probability(self, probs: np.ndarray, ctx: AnswerContext, shape: InputShape) -> float:
+        """The probability that the answer holds a hallucination, from its claims'."""
+        x = np.asarray([answer_vector(probs, ctx, shape)], dtype=float)
+        return float(self.answer.predict(x)[0])
+
+    def claim_scores(self, x: np.ndarray, ctx: AnswerContext, shape: InputShape) -> np.ndarray:
+        """Claim scores whose maximum is the answer's centred score (decision at
+        ``decision_score``), in the order of the claims' probabilities, so the likeliest
+        claim carries the verdict."""
+        p = self.claim.predict(x)
+        if len(p) == 0:
+            return p
+        top = float(np.max(p))
+        answer = centre(self.answer_probability(p, ctx, shape), self.threshold, self.decision_score)
+        return p * (answer / top) if top > 0 else p

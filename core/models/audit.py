@@ -1,0 +1,105 @@
+"""The audit sample's records: reviewers' answer labels and the review-corrected rates.
+
+Reviewers label a seeded random sample of answers as a whole (``AuditLabel``); the
+prediction-powered estimate (Angelopoulos et al., Science 2023) then corrects the judge's
+answer-level rate by the mean disagreement on that sample (DESIGN.md §3, ``scoring.corrected``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field
+
+from .record import Record
+
+
+class AuditLabel(StrEnum):
+    """A reviewer's word on a whole answer of the audit sample."""
+
+    HALLUCINATED = "HALLUCINATED"
+    FAITHFUL = "FAITHFUL"
+
+
+class AuditInput(Record):
+    """What the correction needs from the review side: the sample and its labels.
+
+    Every mapping is keyed by system, then case id; ``sample`` lists, per system, the cases
+    whose answer was drawn into the audit sample (answers the answer-level rate counts), in
+    draw order.
+    """
+
+    sample: dict[str, list[str]] = Field(description="System -> case ids drawn, in draw order.")
+    labels: dict[str, dict[str, bool]] = Field(
+        default_factory=dict, description="System -> case -> the reviewer says hallucinated."
+    )
+    judged: dict[str, dict[str, bool]] = Field(
+        default_factory=dict,
+        description="System -> case -> the judge (before any override) says hallucinated; "
+        "for the judge's precision and recall on the audit.",
+    )
+
+
+class CorrectedRate(Record):
+    """One system's answers-with-a-hallucination rate corrected by the audit sample (PPI).
+
+    estimate = judge rate over all N rated answers + mean(reviewer − judge) over the n
+    labelled ones; the 95% interval is the normal interval of that estimator. "Judge" labels
+    are the effective ones (claim overrides in force), the figure the gate uses otherwise.
+    """
+
+    system: str
+    judge_rate: float | None = Field(description="Answers with a hallucination, as judged.")
+    n_answers: int = Field(description="N: the rated answers the rate is over.")
+    n_sample: int = Field(description="Answers of this system in the audit sample.")
+    n_labelled: int = Field(description="Of those, answers with a label in force.")
+    n_by_rule: int = Field(
+        default=0,
+        description="Of the labelled, answers to should-abstain cases: counted hallucinated "
+        "by rule whatever a reviewer says, so labelled without one.",
+    )
+    complete: bool = Field(description="Every answer of the sample is labelled.")
+    rectifier: float | None = Field(
+        default=None, description="mean(reviewer − judge) over the labelled answers."
+    )
+    estimate: float | None = Field(default=None, description="The corrected rate.")
+    std_error: float | None = Field(default=None, description="Standard error (n >= 2).")
+    ci_low: float | None = None
+    ci_high: float | None = None
+    confidence: float = 0.95
+    method: Literal["ppi"] = "ppi"
+    unlabelled: list[str] = Field(
+        default_factory=list,
+        description="Review ids (audit:CASE:SYSTEM) of sampled answers still without a label.",
+    )
+    judge_precision: float | None = Field(
+        default=None,
+        description="Of the labelled answers the judge flagged, the share reviewers flagged "
+        "(the judge's own labels, before overrides).",
+    )
+    judge_recall: float | None = Field(
+        default=None,
+        description="Of the labelled answers reviewers flagged, the share the judge flagged.",
+    )
+
+
+class CorrectedChange(Record):
+    """Candidate − baseline of the corrected rates (positive = worse), with its interval.
+
+    Paired over cases when both systems' rates count the same cases and the same cases are
+    audited in both (their covariance then cancels case difficulty); else the two estimates
+    are taken as independent and their variances add.
+    """
+
+    baseline: str
+    candidate: str
+    judge_change: float | None = Field(description="Change of the judge's rates.")
+    estimate: float | None = None
+    std_error: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    confidence: float = 0.95
+    paired: bool = Field(description="Paired over cases (else independent samples).")
+    n_cases: int = Field(description="Cases both rates count (paired) or 0 (independent).")
+    complete: bool = Field(description="Both systems' audit samples are completely labelled.")

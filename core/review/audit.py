@@ -1,0 +1,175 @@
+"""The audit sample: a seeded random sample of answers reviewers label as a whole.
+
+The severity-ordered review queue shows reviewers the claims most likely to matter; it is
+not a random sample, so what reviewers find there cannot correct a rate. The audit sample
+can: ``policy.audit_sample`` cases (a count, or a percentage of the cases) are drawn at
+random, and every judged system's answer to each drawn case is an audit item
+``audit:CASE:SYSTEM``, labelled HALLUCINATED or FAITHFUL as a whole answer (the claims are
+shown to help). The labels feed the prediction-powered correction (``scoring.corrected``).
+
+Which answers: those the answer-level rate counts (rated answers). A harness error is not
+judged and an abstention on a case that expects an answer is counted apart (abstentions), so
+neither is drawn: a drawn case contributes an item for each system whose answer there is
+rated. An answer to a should-abstain case is counted hallucinated by rule, so it is labelled
+by the rule, not shown. Both exclusions depend on answers, never on verdicts, so the sample
+stays the same after any override.
+
+The draw is reproducible: a permutation of the eligible cases (suite order) seeded by the
+policy's ``seed`` and the run id, so two runs of one suite audit different cases and one run
+always audits the same ones; its first k cases, in draw order, are the sample (labelling in
+that order keeps any prefix a random sample too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from pydantic import Field
+
+from ..inputs.policy import Policy
+from ..models import AnswerAnalysis, AuditInput, AuditLabel, Mode, Record, RunReport
+from ..models.review import Override
+from ..scoring.corrected import AUDIT_PREFIX, audit_id
+from ..scoring.metrics import outcome_counts, should_abstain_ids
+
+
+class AuditItem(Record):
+    """One answer of the audit sample as a reviewer sees it: the whole answer with its claims
+    (effective verdicts), the judge's answer label and the label in force, if any."""
+
+    review_id: str = Field(description="The id its label is recorded under: audit:CASE:SYSTEM.")
+    case_id: str
+    system: str
+    analysis: AnswerAnalysis = Field(description="The answer's claims, overrides applied.")
+    judge_hallucinated: bool = Field(
+        description="The judge's label (effective verdicts): some claim counts as hallucinated."
+    )
+    label: AuditLabel | None = Field(default=None, description="The reviewer's label in force.")
+    latest_override: Override | None = None
+
+    @property
+    def reviewed(self) -> bool:
+        """A reviewer's label is in force."""
+        return self.label is not None
+
+
+def _seed(policy: Policy, run_id: str) -> int:
+    digest = hashlib.sha256(f"halgate-audit|{policy.seed}|{run_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _rated(report: RunReport, policy: Policy) -> dict[str, dict[str, AnswerAnalysis]]:
+    """System -> case -> analysis, for the answers the answer-level rate counts."""
+    abstain = should_abstain_ids(report.cases)
+    out: dict[str, dict[str, AnswerAnalysis]] = {s: {} for s in report.systems}
+    for a in report.analyses:
+        if a.system not in out or a.harness_error is not None:
+            continue
+        if outcome_counts(a, a.case_id in abstain, policy.count_out_of_scope).answers[1]:
+            out[a.system][a.case_id] = a
+    return out
+
+
+def audit_cases(report: RunReport, policy: Policy | None = None) -> list[str]:
+    """The cases drawn into a run's audit sample, in draw order (empty when the policy turns
+    the audit off, and in pairwise mode, which measures preferences, not answers)."""
+    policy = policy or Policy.model_validate(report.policy)
+    if report.mode == Mode.PAIRWISE or policy.audit_sample in (0, "0%"):
+        return []
+    rated = _rated(report, policy)
+    eligible = [c.case_id for c in report.cases if any(c.case_id in r for r in rated.values())]
+    order = np.random.default_rng(_seed(policy, report.run_id)).permutation(len(eligible))
+    return [eligible[i] for i in order[: policy.audit_size(len(eligible))]]
+
+
+def audit_labels(overrides: Sequence[Override]) -> dict[str, Override]:
+    """The label in force per audit id: the newest override carrying a label."""
+    latest: dict[str, Override] = {}
+    for o in sorted(overrides, key=lambda o: o.id):
+        if o.claim_id.startswith(AUDIT_PREFIX) and o.label is not None:
+            latest[o.claim_id] = o
+    return latest
+
+
+def _hallucinated(a: AnswerAnalysis, should_abstain: bool, policy: Policy) -> bool:
+    return bool(outcome_counts(a, should_abstain, policy.count_out_of_scope).answers[0])
+
+
+def audit_input(judged: RunReport, overrides: Sequence[Override]) -> AuditInput | None:
+    """What the correction needs: per system the drawn cases it has a rated answer to, the
+    reviewers' labels in force and the judge's own labels.
+
+    None when there is no audit sample, and while no answer of it is labelled unless the gate
+    waits for it (``gate_on_corrected``): a run nobody audits reports what it did before.
+    """
+    policy = Policy.model_validate(judged.policy)
+    latest = audit_labels(overrides)
+    if not latest and not policy.gate_on_corrected:
+        return None
+    drawn = audit_cases(judged, policy)
+    if not drawn:
+        return None
+    rated = _rated(judged, policy)
+    abstain = should_abstain_ids(judged.cases)
+    sample = {s: [c for c in drawn if c in rated[s]] for s in judged.systems}
+    labels = {
+        s: {
+            c: latest[audit_id(c, s)].label == AuditLabel.HALLUCINATED
+            for c in cases
+            if audit_id(c, s) in latest
+        }
+        for s, cases in sample.items()
+    }
+    judge = {
+        s: {c: _hallucinated(rated[s][c], c in abstain, policy) for c in cases}
+        for s, cases in sample.items()
+    }
+    return AuditInput(sample=sample, labels=labels, judged=judge)
+
+
+def _audit_keys(judged: RunReport) -> list[tuple[str, str]]:
+    """(case, system) of every audit item: draw order, then system order; answers to
+    should-abstain cases are labelled by rule and are no item."""
+    policy = Policy.model_validate(judged.policy)
+    rated = _rated(judged, policy)
+    abstain = should_abstain_ids(judged.cases)
+    return [
+        (c, s)
+        for c in audit_cases(judged, policy)
+        if c not in abstain
+        for s in judged.systems
+        if c in rated[s]
+    ]
+
+
+def audit_review_ids(judged: RunReport) -> list[str]:
+    """The ids of a run's audit items (audit:CASE:SYSTEM), in the order reviewers see them."""
+    return [audit_id(c, s) for c, s in _audit_keys(judged)]
+
+
+def audit_items(
+    judged: RunReport, effective: RunReport, latest: Mapping[str, Override] | None = None
+) -> list[AuditItem]:
+    """The audit sample as review items, in draw order, with the label in force of each
+    (``latest``: the labels in force by id, ``audit_labels`` of the run's overrides)."""
+    latest = latest or {}
+    policy = Policy.model_validate(effective.policy)
+    by_key = {(a.case_id, a.system): a for a in effective.analyses}
+    out = []
+    for case_id, system in _audit_keys(judged):
+        a, rid = by_key[(case_id, system)], audit_id(case_id, system)
+        o = latest.get(rid)
+        out.append(
+            AuditItem(
+                review_id=rid,
+                case_id=case_id,
+                system=system,
+                analysis=a,
+                judge_hallucinated=_hallucinated(a, False, policy),
+                label=o.label if o else None,
+                latest_override=o,
+            )
+        )
+    return out

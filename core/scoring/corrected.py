@@ -1,0 +1,313 @@
+"""Review-corrected rates: prediction-powered inference on the audit sample (DESIGN.md §3).
+
+Reviewers label a seeded random sample of answers as a whole (``review.audit``). For one
+system with N rated answers, judge labels f (1 = the answer counts as hallucinated, from the
+effective verdicts: claim overrides keep their effect) and reviewer labels y on the n
+audited answers, the estimate of Angelopoulos et al. (Science 2023) is
+
+    θ̂ = mean_N(f) + mean_n(y − f)
+
+unbiased whatever the judge's bias, because the audited answers are a simple random sample
+of the N. The audited answers are part of the N, so its variance is
+
+    Var(θ̂) = Var(y − f) / n + (2 Cov(f, y) − Var(f)) / N
+
+(the classic PPI form Var(y − f) / n + Var(f) / N for disjoint sets, plus the covariance of
+the two means that share the n; with n = N it is Var(y) / N, the plain binomial variance);
+the 95% interval is θ̂ ± t √Var, cut to [0, 1], with the Student-t quantile of n − 1
+degrees of freedom (a small-audit adjustment: at n = 30 the normal quantile covered 93-94%
+in the simulation of ``tests/scoring/test_corrected_simulation.py``, t 94-95%). The target is
+the rate of the system's population of questions, like the judge's Wilson interval beside it.
+
+An answer to a should-abstain case is counted hallucinated by rule (whatever its claims say),
+so its label is the rule's and no reviewer is asked. Only the random sample feeds the
+correction: the severity-ordered review queue is not a random sample, and its overrides act
+through the judge labels f instead.
+
+The change candidate − baseline is paired over cases when both rates count the same cases
+and the same cases are labelled in both (per case g = f_c − f_b and d = y_c − y_b enter the
+same formula, so case difficulty cancels); otherwise the two estimates are independent and
+their variances add.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from statistics import NormalDist
+from typing import NamedTuple
+
+import numpy as np
+
+from ..inputs.policy import Policy
+from ..models import (
+    AnswerAnalysis,
+    AuditInput,
+    Case,
+    CorrectedChange,
+    CorrectedRate,
+    GateReason,
+    GateStatus,
+)
+from .metrics import outcome_counts, ratio, should_abstain_ids
+
+AUDIT_PREFIX = "audit:"
+
+
+def audit_id(case_id: str, system: str) -> str:
+    """The id a reviewer's label of an audited answer is recorded under."""
+    return f"{AUDIT_PREFIX}{case_id}:{system}"
+
+
+class PPIEstimate(NamedTuple):
+    """A prediction-powered mean: estimate, standard error and interval ends (None when
+    n < 2), and the rectifier mean(y − f)."""
+
+    estimate: float | None
+    std_error: float | None
+    low: float | None
+    high: float | None
+    rectifier: float | None
+
+
+def t_quantile(confidence: float, df: int) -> float:
+    """The two-sided Student-t quantile: exact for 1 and 2 degrees of freedom, else the
+    Cornish-Fisher expansion around the normal one (within 1% from 3, 0.1% from 5 on)."""
+    p = 1 - (1 - confidence) / 2
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    z = NormalDist().inv_cdf(p)
+    terms = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+    )
+    return z + sum(t / df ** (k + 1) for k, t in enumerate(terms))
+
+
+def normal_interval(
+    estimate: float, std_error: float, quantile: float, bounds: tuple[float, float]
+) -> tuple[float, float]:
+    """estimate ± quantile · std_error, cut to ``bounds``."""
+    half = quantile * std_error
+    return max(bounds[0], estimate - half), min(bounds[1], estimate + half)
+
+
+def ppi_mean(
+    f_all: Sequence[float],
+    f_labelled: Sequence[float],
+    y_labelled: Sequence[float],
+    confidence: float = 0.95,
+    bounds: tuple[float, float] = (0.0, 1.0),
+) -> PPIEstimate:
+    """mean(f_all) + mean(y − f) over the labelled, with its normal interval (module doc).
+
+    ``f_labelled``/``y_labelled`` are the judge's and the reviewer's labels of the same
+    labelled items, which are among ``f_all``. No labels: no estimate; one label: an
+    estimate without an interval. The estimate and the interval are cut to ``bounds`` (a
+    rate stays in [0, 1]; a cut interval still holds every value in bounds it held).
+    """
+    f = np.asarray(f_all, dtype=float)
+    fl, yl = np.asarray(f_labelled, dtype=float), np.asarray(y_labelled, dtype=float)
+    big_n, n = len(f), len(yl)
+    if n == 0 or big_n == 0:
+        return PPIEstimate(None, None, None, None, None)
+    rect = yl - fl
+    raw = float(f.mean() + rect.mean())
+    estimate = min(bounds[1], max(bounds[0], raw))  # a rate stays a rate
+    if n < 2:
+        return PPIEstimate(estimate, None, None, None, float(rect.mean()))
+    cov = float(np.cov(fl, yl, ddof=1)[0, 1])
+    var_f = float(f.var(ddof=1)) if big_n > 1 else 0.0
+    se = math.sqrt(max(0.0, float(rect.var(ddof=1)) / n + (2 * cov - var_f) / big_n))
+    lo, hi = normal_interval(raw, se, t_quantile(confidence, n - 1), bounds)
+    return PPIEstimate(estimate, se, lo, hi, float(rect.mean()))
+
+
+class _Labels(NamedTuple):
+    """One system's answer labels: judge label per rated case, and the audited part."""
+
+    judge: dict[str, int]  # case -> effective judge label, every rated answer
+    truth: dict[str, int]  # case -> reviewer's (or the rule's) label, labelled sample only
+    by_rule: int
+    n_sample: int
+
+
+def _labels(
+    analyses: Sequence[AnswerAnalysis], cases: Sequence[Case], system: str, policy: Policy,
+    audit: AuditInput,
+) -> _Labels:  # fmt: skip
+    abstain = should_abstain_ids(cases)
+    judge: dict[str, int] = {}
+    for a in analyses:
+        if a.system != system or a.harness_error is not None:
+            continue
+        o = outcome_counts(a, a.case_id in abstain, policy.count_out_of_scope)
+        if o.answers[1]:
+            judge[a.case_id] = o.answers[0]
+    reviewed = audit.labels.get(system, {})
+    truth: dict[str, int] = {}
+    by_rule = 0
+    sample = [c for c in audit.sample.get(system, []) if c in judge]
+    for case_id in sample:
+        if case_id in abstain:
+            truth[case_id], by_rule = judge[case_id], by_rule + 1
+        elif case_id in reviewed:
+            truth[case_id] = int(reviewed[case_id])
+    return _Labels(judge, truth, by_rule, len(sample))
+
+
+def _precision_recall(
+    truth: dict[str, int], judged: dict[str, bool], skip: set[str]
+) -> tuple[float | None, float | None]:
+    """The judge's own labels (before overrides) against the reviewers', rule labels left out."""
+    pairs = [(int(judged[c]), y) for c, y in truth.items() if c in judged and c not in skip]
+    tp = sum(1 for j, y in pairs if j and y)
+    return ratio(tp, sum(j for j, _ in pairs)), ratio(tp, sum(y for _, y in pairs))
+
+
+def corrected_rate(
+    analyses: Sequence[AnswerAnalysis],
+    cases: Sequence[Case],
+    system: str,
+    policy: Policy,
+    audit: AuditInput,
+) -> CorrectedRate:
+    """One system's audit-corrected answers with a hallucination (module doc)."""
+    lab = _labels(analyses, cases, system, policy, audit)
+    labelled = list(lab.truth)
+    est = ppi_mean(
+        list(lab.judge.values()), [lab.judge[c] for c in labelled], [lab.truth[c] for c in labelled]
+    )
+    precision, recall = _precision_recall(
+        lab.truth, audit.judged.get(system, {}), should_abstain_ids(cases)
+    )
+    return CorrectedRate(
+        system=system,
+        judge_rate=ratio(sum(lab.judge.values()), len(lab.judge)),
+        n_answers=len(lab.judge),
+        n_sample=lab.n_sample,
+        n_labelled=len(labelled),
+        n_by_rule=lab.by_rule,
+        complete=len(labelled) == lab.n_sample,
+        rectifier=est.rectifier,
+        estimate=est.estimate,
+        std_error=est.std_error,
+        ci_low=est.low,
+        ci_high=est.high,
+        unlabelled=[
+            audit_id(c, system)
+            for c in audit.sample.get(system, [])
+            if c in lab.judge and c not in lab.truth
+        ],
+        judge_precision=precision,
+        judge_recall=recall,
+    )
+
+
+def corrected_change(
+    analyses: Sequence[AnswerAnalysis],
+    cases: Sequence[Case],
+    baseline: CorrectedRate,
+    candidate: CorrectedRate,
+    policy: Policy,
+    audit: AuditInput,
+) -> CorrectedChange:
+    """Candidate − baseline of the corrected rates: paired over cases when both count the
+    same cases and have the same ones labelled, else independent (module doc)."""
+    b = _labels(analyses, cases, baseline.system, policy, audit)
+    c = _labels(analyses, cases, candidate.system, policy, audit)
+    paired = set(b.judge) == set(c.judge) and set(b.truth) == set(c.truth)
+    if paired:
+        labelled = list(b.truth)
+        est = ppi_mean(
+            [c.judge[k] - b.judge[k] for k in b.judge],
+            [c.judge[k] - b.judge[k] for k in labelled],
+            [c.truth[k] - b.truth[k] for k in labelled],
+            bounds=(-1.0, 1.0),
+        )
+    else:
+        est = _independent(baseline, candidate)
+    return CorrectedChange(
+        baseline=baseline.system,
+        candidate=candidate.system,
+        judge_change=_minus(candidate.judge_rate, baseline.judge_rate),
+        estimate=est.estimate,
+        std_error=est.std_error,
+        ci_low=est.low,
+        ci_high=est.high,
+        paired=paired,
+        n_cases=len(b.judge) if paired else 0,
+        complete=baseline.complete and candidate.complete,
+    )
+
+
+def _independent(baseline: CorrectedRate, candidate: CorrectedRate) -> PPIEstimate:
+    """The difference of two independent estimates: their variances add."""
+    estimate = _minus(candidate.estimate, baseline.estimate)
+    if estimate is None or baseline.std_error is None or candidate.std_error is None:
+        return PPIEstimate(estimate, None, None, None, None)
+    se = math.hypot(baseline.std_error, candidate.std_error)
+    df = min(baseline.n_labelled, candidate.n_labelled) - 1
+    low, high = normal_interval(estimate, se, t_quantile(candidate.confidence, df), (-1.0, 1.0))
+    return PPIEstimate(estimate, se, low, high, None)
+
+
+def _minus(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a - b
+
+
+def corrected_in_force(
+    policy: Policy, rate: CorrectedRate | None, change: CorrectedChange | None, compare: bool
+) -> bool:
+    """Whether the gate uses the corrected figures: ``gate_on_corrected``, every audit sample
+    completely labelled, and an estimate (with an interval, for a change) to gate on."""
+    if not policy.gate_on_corrected or rate is None or not rate.complete:
+        return False
+    if rate.estimate is None:
+        return False
+    if not compare:
+        return True
+    return change is not None and change.complete and change.ci_low is not None
+
+
+def _progress(rates: Sequence[CorrectedRate]) -> str:
+    return ", ".join(f"{r.system} {r.n_labelled} of {r.n_sample}" for r in rates)
+
+
+def audit_reason(
+    policy: Policy, corrected: Sequence[CorrectedRate | None], in_force: bool
+) -> GateReason | None:
+    """The gate's word on ``gate_on_corrected``: gating on the corrected figures (audit
+    complete), or on the judge's while the audit sample is incomplete: NEEDS_REVIEW then,
+    when reviews must come before a pass, naming the answers still to label."""
+    if not policy.gate_on_corrected:
+        return None
+    known = [r for r in corrected if r is not None]
+    if in_force:
+        return GateReason(
+            rule="gate_on_corrected",
+            status=GateStatus.PASSED,
+            observed=sum(r.n_labelled for r in known),
+            message="gating on the review-corrected answers with a hallucination: audit sample "
+            f"complete ({_progress(known)} answers labelled)",
+        )
+    waiting = [i for r in known for i in r.unlabelled]
+    if known and not waiting:
+        what = f"audit sample too small to correct with ({_progress(known)} answers labelled)"
+    elif known:
+        what = f"audit sample incomplete ({_progress(known)} answers labelled)"
+    else:
+        what = "no audit labels yet (`halgate review RUN` lists the audit sample)"
+    blocks = policy.require_review_before_pass and bool(waiting or not known)
+    return GateReason(
+        rule="gate_on_corrected",
+        status=GateStatus.NEEDS_REVIEW if blocks else GateStatus.PASSED,
+        observed=len(waiting),
+        claim_ids=waiting,
+        message=f"{what}: gating on the judge's figures until every sampled answer is labelled"
+        + (f": {', '.join(waiting[:20])}" if waiting else "")
+        + (f" and {len(waiting) - 20} more" if len(waiting) > 20 else ""),
+    )

@@ -1,0 +1,141 @@
+"""The audit sample on the Triage page: a random answer labelled as a whole.
+
+The severity queue above it shows the claims most likely to matter; the audit sample is a
+seeded random draw of answers whose labels correct the judge's rate (prediction-powered), so
+each is judged as a whole answer: hallucinated yes or no, with its claims and the sources to
+help. A label is an append-only override of ``audit:CASE:SYSTEM`` (``Store.add_override``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+from halgate import HalgateError
+from halgate.dashboard import components, loaders, state
+from halgate.models import AuditLabel, RunReport
+from halgate.present import highlight_answer, legend
+from halgate.review import AuditItem, ReviewQueue
+
+_CHOICES = {
+    AuditLabel.HALLUCINATED.value: "Yes: hallucinated (something is not backed by the sources)",
+    AuditLabel.FAITHFUL.value: "No: faithful",
+}
+
+
+def audit_section(
+    db: str,
+    run_id: str,
+    report: RunReport,
+    queue: ReviewQueue,
+    skipped: set[str],
+    on_skip: Callable[[str], None],
+) -> None:
+    """The audit sample's progress, then, once the review queue above has nothing left but
+    skipped items, its next unlabelled answer with the label form (one item at a time, like
+    the rest of the queue)."""
+    if not queue.audit:
+        return
+    title = f"Audit sample · {queue.counts.audit_text().removeprefix('audit sample: ')}"
+    queue_left = [i for i in queue.pending if i.claim.claim_id not in skipped] + [
+        p for p in queue.pending_pairs if p.review_id not in skipped
+    ]
+    with st.expander(title, expanded=not queue_left):
+        st.caption(
+            "A seeded random sample of answers. Judge each as a whole answer against the "
+            "sources: the labels correct the judge's rate (the severity queue is not a random "
+            "sample, so only these labels can)."
+        )
+        if queue_left:
+            st.caption("Its answers come after the review queue above (or skip its items).")
+            return
+        todo = [i for i in queue.pending_audit if i.review_id not in skipped]
+        if not todo:
+            left = len(queue.pending_audit)
+            if left:
+                st.info(f"Only skipped answers are left ({left}).")
+            else:
+                st.success("Every answer of the audit sample is labelled.")
+            return
+        item = todo[0]
+        audit_card(report, item, len(todo))
+        audit_label_form(db, run_id, item, key=f"au-{item.review_id}", on_skip=on_skip)
+
+
+def audit_card(report: RunReport, item: AuditItem, left: int) -> None:
+    """The whole answer with its claims highlighted, beside the case's sources."""
+    st.markdown(f"**Audited answer** · system {state.plain(item.system)}")
+    st.caption(state.plain(f"{item.review_id} · {left} left to label"))
+    components.question(report, item.case_id)
+    answer_col, sources = st.columns(2, gap="medium")
+    with answer_col:
+        answer = report.answers.get(item.system, {}).get(item.case_id, "")
+        st.html(highlight_answer(answer, item.analysis.claims))
+        st.html(legend())
+    with sources:
+        components.source_documents(report, item.case_id)
+    if item.analysis.claims:
+        st.dataframe(
+            [
+                {
+                    "claim": c.text,
+                    "judge verdict": c.verdict.value,
+                    "severity": c.severity.value if c.severity else "",
+                    "cited": ", ".join(x.doc_id for x in c.citations),
+                }
+                for c in item.analysis.claims
+            ],
+            hide_index=True,
+        )
+    judge = "hallucinated" if item.judge_hallucinated else "faithful"
+    st.caption(f"The judge reads this answer as {judge}.")
+
+
+def audit_label_form(
+    db: str, run_id: str, item: AuditItem, key: str, on_skip: Callable[[str], None]
+) -> None:
+    """Hallucinated yes / no with a comment, recorded as the answer's label, or skip it."""
+    with st.form(key=f"{key}-form"):
+        st.radio(
+            "Does this answer contain a hallucination?",
+            list(_CHOICES),
+            format_func=_CHOICES.__getitem__,
+            index=None,
+            key=f"{key}-label",
+        )
+        st.text_area("Comment (why)", key=f"{key}-comment", placeholder="What decides it?")
+        b1, b2 = st.columns(2)
+        b1.form_submit_button(
+            "Record label",
+            on_click=_record,
+            args=(db, run_id, item.review_id, key),
+            type="primary",
+        )
+        b2.form_submit_button("Skip answer", on_click=on_skip, args=(item.review_id,))
+
+
+def _record(db: str, run_id: str, review_id: str, key: str) -> None:
+    """Record the label the form describes (a callback: runs before the redraw)."""
+    reviewer = state.reviewer()
+    if not reviewer:
+        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
+        return
+    label = st.session_state.get(f"{key}-label")
+    comment = str(st.session_state.get(f"{key}-comment") or "").strip()
+    if label is None:
+        state.flash("Choose whether the answer contains a hallucination.", "error")
+        return
+    if not comment:
+        state.flash("Say why in the comment: a label needs a reason.", "error")
+        return
+    try:
+        with state.open_store() as store:
+            store.add_override(run_id, review_id, label=label, comment=comment, reviewer=reviewer)
+    except HalgateError as exc:
+        state.flash(str(exc), "error")
+        return
+    st.session_state[f"{key}-comment"] = ""
+    st.session_state[f"{key}-label"] = None
+    loaders.invalidate()
+    loaders.reviewed(db, run_id, loaders.run_version(db, run_id))
+    state.flash(f"{review_id} labelled {label.lower()} by {reviewer}.")

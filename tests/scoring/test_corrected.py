@@ -1,0 +1,143 @@
+"""The prediction-powered estimator on small inputs computed by hand (scoring/corrected.py)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from halgate.inputs.policy import Policy
+from halgate.models import AuditInput, Case
+from halgate.scoring.corrected import corrected_change, corrected_rate, ppi_mean, t_quantile
+
+from ..conftest import claim
+from .conftest import analysis
+
+T4 = t_quantile(0.95, 4)
+
+
+@pytest.mark.parametrize(
+    ("f_all", "f_lab", "y_lab", "estimate", "std_error", "low", "high", "rectifier"),
+    [
+        # no label: nothing to correct with
+        ([1, 0, 0, 0], [], [], None, None, None, None, None),
+        # one label: 1/4 - 1 = -0.75, cut to 0; no interval from one label
+        ([1, 0, 0, 0], [1], [0], 0.0, None, None, None, -1.0),
+        # the judge agrees on the 5 audited: rectifier 0, estimate = judge rate 0.2;
+        # Var = 0/5 + (2 * Cov(f, y) = 2 * 0.3 - Var(f) = 1.6/9) / 10 = 0.042222
+        (
+            [1, 0, 1, 0, 0, 0, 0, 0, 0, 0],
+            [1, 0, 1, 0, 0],
+            [1, 0, 1, 0, 0],
+            0.2,
+            math.sqrt(0.6 - 1.6 / 9) / math.sqrt(10),
+            0.0,
+            0.2 + T4 * math.sqrt((0.6 - 1.6 / 9) / 10),
+            0.0,
+        ),
+        # every answer audited (n = N = 4): estimate = mean(y) = 0.25 and the standard error
+        # is the plain sd(y) / sqrt(N) = sqrt(0.25 / 4) = 0.25; 0.25 ± 3.16 * 0.25 is cut to [0, 1]
+        ([1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 0, 0], 0.25, 0.25, 0.0, 1.0, -0.25),
+    ],
+)
+def test_ppi_mean(f_all, f_lab, y_lab, estimate, std_error, low, high, rectifier):
+    got = ppi_mean(f_all, f_lab, y_lab)
+    assert got.estimate == pytest.approx(estimate)
+    assert got.std_error == pytest.approx(std_error)
+    assert got.rectifier == pytest.approx(rectifier)
+    assert got.low == pytest.approx(low, abs=1e-3) and got.high == pytest.approx(high, abs=1e-3)
+
+
+def test_t_quantile_is_students_t():
+    exact = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 9: 2.262, 29: 2.045, 1000: 1.962}
+    for df, t in exact.items():
+        assert t_quantile(0.95, df) == pytest.approx(t, rel=0.01)
+
+
+# ---------------------------------------------------------------- through the answer records
+
+CASES = [Case(case_id=f"c{i}", question="q") for i in range(1, 8)] + [
+    Case(case_id="c8", question="q", tags=["should-abstain"])
+]
+
+
+def _answers(system: str, hallucinated: set[str], abstained: set[str] = frozenset()):
+    out = []
+    for case in CASES:
+        cid = case.case_id
+        if cid in abstained:
+            out.append(analysis(cid, system, [], abstention="refusal"))
+            continue
+        verdict = "UNSUPPORTED" if cid in hallucinated else "SUPPORTED"
+        out.append(analysis(cid, system, [claim(verdict, "FABRICATION", "LOW")]))
+    return out
+
+
+def _audit(sample, labels, judged=None) -> AuditInput:
+    return AuditInput(
+        sample={"candidate": sample}, labels={"candidate": labels}, judged=judged or {}
+    )
+
+
+def test_corrected_rate_counts_rated_answers_labels_and_the_judges_precision_recall():
+    # Judge: c1 c2 c3 hallucinated, c4-c6 not; c7 abstains (not rated); c8 should-abstain and
+    # answered: hallucinated by rule. N = 7 rated answers, judge rate 4/7.
+    analyses = _answers("candidate", {"c1", "c2", "c3"}, abstained={"c7"})
+    audit = _audit(
+        ["c1", "c4", "c5", "c7", "c8"],
+        {"c1": False, "c4": False, "c5": True},
+        {"candidate": {"c1": True, "c4": False, "c5": False, "c8": True}},
+    )
+    r = corrected_rate(analyses, CASES, "candidate", Policy(), audit)
+    assert (r.n_answers, r.n_sample, r.n_labelled, r.n_by_rule) == (7, 4, 4, 1)
+    assert r.judge_rate == pytest.approx(4 / 7) and r.complete
+    # rectifiers: c1 0-1, c4 0, c5 1-0, c8 rule 0 -> mean 0: estimate = judge rate
+    assert r.rectifier == 0 and r.estimate == pytest.approx(4 / 7)
+    # judge flagged c1 (reviewer: no); reviewer flagged c5 (judge: no); c8 is the rule's
+    assert (r.judge_precision, r.judge_recall) == (0.0, 0.0)
+    assert r.unlabelled == []
+
+
+def test_an_unlabelled_answer_makes_the_audit_incomplete_and_is_named():
+    analyses = _answers("candidate", {"c1"})
+    r = corrected_rate(analyses, CASES, "candidate", Policy(), _audit(["c1", "c2"], {"c1": True}))
+    assert not r.complete and (r.n_sample, r.n_labelled) == (2, 1)
+    assert r.unlabelled == ["audit:c2:candidate"]
+    assert r.estimate == pytest.approx(2 / 8) and r.ci_low is None  # one label, no interval
+
+
+def test_change_is_paired_when_both_systems_count_and_label_the_same_cases():
+    analyses = _answers("baseline", {"c1"}) + _answers("candidate", {"c1", "c2", "c3"})
+    sample = ["c1", "c2", "c3", "c4"]
+    audit = AuditInput(
+        sample={"baseline": sample, "candidate": sample},
+        labels={
+            "baseline": {"c1": True, "c2": False, "c3": False, "c4": False},
+            "candidate": {"c1": True, "c2": True, "c3": False, "c4": False},
+        },
+    )
+    b = corrected_rate(analyses, CASES, "baseline", Policy(), audit)
+    c = corrected_rate(analyses, CASES, "candidate", Policy(), audit)
+    ch = corrected_change(analyses, CASES, b, c, Policy(), audit)
+    assert ch.paired and ch.n_cases == 8 and ch.complete
+    assert ch.judge_change == pytest.approx(2 / 8)
+    # per case g = f_c - f_b = (0, 1, 1, 0, ...), d = y_c - y_b = (0, 1, 0, 0) on the audit
+    assert ch.estimate == pytest.approx(2 / 8 + (0 + 0 - 1 + 0) / 4)
+    assert ch.estimate == pytest.approx(c.estimate - b.estimate)
+    assert ch.ci_low is not None and ch.ci_low < ch.estimate < ch.ci_high
+
+
+def test_change_is_independent_when_the_systems_count_different_cases():
+    analyses = _answers("baseline", {"c1"}, abstained={"c4"}) + _answers("candidate", {"c1"})
+    audit = AuditInput(
+        sample={"baseline": ["c1", "c2", "c3"], "candidate": ["c1", "c2", "c3", "c4"]},
+        labels={
+            "baseline": {"c1": True, "c2": False, "c3": False},
+            "candidate": {"c1": True, "c2": False, "c3": True, "c4": False},
+        },
+    )
+    b = corrected_rate(analyses, CASES, "baseline", Policy(), audit)
+    c = corrected_rate(analyses, CASES, "candidate", Policy(), audit)
+    ch = corrected_change(analyses, CASES, b, c, Policy(), audit)
+    assert not ch.paired and ch.n_cases == 0
+    assert ch.estimate == pytest.approx(c.estimate - b.estimate)
+    assert ch.std_error == pytest.approx(math.hypot(b.std_error, c.std_error))
