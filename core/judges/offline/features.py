@@ -89,8 +89,8 @@ class Alignment:
     numbers_unmatched: list[str] = field(default_factory=list)
     #: Unmatched numbers that do occur in the documents, away from the claim's evidence.
     numbers_elsewhere: list[str] = field(default_factory=list)
-    #: Phone numbers and other identifiers of the claim that no source holds: invented.
-    identifiers_invented: list[str] = field(default_factory=list)
+    #: Dates, clock times and phone numbers of the claim that no source holds: invented.
+    values_invented: list[str] = field(default_factory=list)
     number_conflict: Passage | None = None
     names_missing: list[str] = field(default_factory=list)
     negation_mismatch: bool = False

@@ -13,11 +13,41 @@ from collections.abc import Iterable, Sequence
 
 from ...inputs.policy import SeverityRules
 from ...models import Case, ClaimJudgement, HallucinationType, Severity, Verdict
+from ...scoring.abstention import SHOULD_ABSTAIN_TAG
 from ...scoring.metrics import HALLUCINATED
 from ...scoring.severity import assign_severity
 
-#: Where a miss costs most the rules' doubt stands: the model may not clear a claim there.
+#: Where a miss costs most the rules' doubt stands when it rests on a specific finding: the
+#: model may not clear such a claim there.
 _HIGH_RISK = frozenset({Severity.HIGH, Severity.CRITICAL})
+#: The findings that make a rule's doubt specific (not just words missing from the evidence).
+SPECIFIC_SIGNALS = (
+    "numbers_unmatched",
+    "number_conflict",
+    "names_missing",
+    "negation_mismatch",
+    "hedge_mismatch",
+    "citation_mismatch",
+    "null_fields",
+    "record_conflicts",
+    "values_invented",
+)
+
+
+def stands(claim: ClaimJudgement, case: Case, hard_signals: Sequence[str]) -> bool:
+    """A rule verdict of hallucinated that the learned model may not clear: one of the
+    precise `hard_signals` fired; or the case is HIGH/CRITICAL risk and a specific finding
+    (a number, name, negation, hedge, attribution or record field) backs the doubt; or the
+    case says the sources hold no answer (tagged should-abstain), so any claim the rules
+    cannot find there is invented."""
+    if claim.verdict not in HALLUCINATED:
+        return False
+    if SHOULD_ABSTAIN_TAG in case.tags:
+        return True
+    signals = hard_signals
+    if case.risk_level in _HIGH_RISK:
+        signals = (*hard_signals, *SPECIFIC_SIGNALS)
+    return any(claim.signals.get(s) for s in signals)
 
 
 def rescore_claims(
@@ -34,10 +64,7 @@ def rescore_claims(
     for c, p in zip(claims, probs, strict=True):
         p = float(p)
         bad = c.verdict in HALLUCINATED
-        hard = bad and (
-            case.risk_level in _HIGH_RISK or any(c.signals.get(s) for s in hard_signals)
-        )
-        if hard:
+        if stands(c, case, hard_signals):
             out.append(
                 _with(c, max(p, decision_score), c.verdict, c.hallucination_type, c.rationale)
             )

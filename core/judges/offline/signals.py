@@ -65,7 +65,7 @@ def claim_signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
         "missing_words": al.missing_stems[:8],
         "numbers_unmatched": al.numbers_unmatched,
         "numbers_elsewhere": al.numbers_elsewhere,
-        "identifiers_invented": al.identifiers_invented,
+        "values_invented": al.values_invented,
         "number_conflict": al.number_conflict is not None,
         "names_missing": al.names_missing,
         "negation_mismatch": al.negation_mismatch,

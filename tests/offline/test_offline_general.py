@@ -1,0 +1,234 @@
+"""The offline judge as a user's suite gets it (#15): numbers with their units against the
+evidence the claim is aligned to, the document version a claim names, identifiers read
+whole, dates reckoned, severity from the case's risk level, and no rule tied to one
+benchmark's conventions or one country."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from halgate.inputs.policy import Policy
+from halgate.judges.build import build_judge
+from halgate.judges.offline.judge import OfflineJudge
+from halgate.judges.offline.opening_hours import opening_of
+from halgate.judges.protocol import JudgeTask
+from halgate.models import (
+    Case,
+    ClaimJudgement,
+    Mode,
+    Document,
+    HallucinationType,
+    Severity,
+    Verdict,
+)
+from halgate.scoring.metrics import HALLUCINATED
+from halgate.text.lexicon import abbreviates
+from halgate.text.quantities import extract_quantities
+
+V, T = Verdict, HallucinationType
+
+SICK_PAY = Document(
+    doc_id="hr",
+    title="Sick pay policy",
+    text=(
+        "Employees on sick leave receive full pay for the first 6 weeks. After that, statutory "
+        "sick pay applies for up to 28 weeks. Report an absence within 10 working days of its "
+        "start. Section 10 covers appeals."
+    ),
+)
+
+
+def claims(
+    answer: str, docs: list[Document], case: Case | None = None, **judge_options
+) -> list[ClaimJudgement]:
+    case = case or Case(case_id="c", question="What does the policy say?")
+    judge = OfflineJudge(**judge_options)
+    task = JudgeTask(case=case, documents=docs, answers={"s": answer})
+    return judge.judge_task(task).claims["s"]
+
+
+@pytest.mark.parametrize("risk", [None, Severity.HIGH])
+def test_a_number_is_not_backed_by_the_same_digits_about_something_else(risk) -> None:
+    """The rules flag the invented "10 weeks"; at HIGH risk that flag stands whatever the
+    learned model says (at lower risk the model may doubt it: invented values with units
+    are labelled hallucinated in only about half of the benchmarks' cases)."""
+    case = Case(case_id="c", question="What sick pay do I get?", risk_level=risk)
+    invented, stated = claims(
+        "After the first 6 weeks you get a further 10 weeks at half pay. "
+        "Report an absence within 10 working days.",
+        [SICK_PAY],
+        case=case,
+        use_model=risk is not None,  # without a risk level: the rules alone
+    )
+    assert invented.verdict in HALLUCINATED, invented.rationale
+    assert invented.citations == []  # no citation that lacks "10 weeks" and "half pay"
+    assert stated.verdict == V.SUPPORTED, stated.rationale
+
+
+def test_a_value_with_a_unit_needs_the_unit_in_the_evidence() -> None:
+    (claim,) = claims("Appeals are covered within 10 weeks.", [SICK_PAY], use_model=False)
+    assert "10 weeks" in claim.signals["numbers_unmatched"], claim.rationale
+
+
+def test_a_value_stated_in_the_next_sentence_is_found() -> None:
+    doc = Document(
+        doc_id="d",
+        text="The museum cafe serves lunch to visitors every day. Lunch is served until 3 pm.",
+    )
+    (claim,) = claims("The museum cafe serves lunch until 3 pm.", [doc], use_model=False)
+    assert claim.signals["numbers_unmatched"] == [], claim.rationale
+
+
+TERMS_2022 = Document(
+    doc_id="terms-2022",
+    title="Tenancy terms (version 3, effective 1 April 2022)",
+    text="Lost keys are replaced at the tenant's cost, capped at £100 per set.",
+)
+TERMS_2025 = Document(
+    doc_id="terms-2025",
+    title="Tenancy terms (version 4, effective 1 February 2025)",
+    text="Lost keys are replaced at the tenant's cost, capped at £75 per set.",
+)
+
+
+def test_a_claim_naming_a_version_is_checked_against_that_version() -> None:
+    (old,) = claims(
+        "Under the 2022 terms, lost keys are capped at £100 per set.", [TERMS_2025, TERMS_2022]
+    )
+    assert old.verdict == V.SUPPORTED, old.rationale
+    (current,) = claims("Lost keys are capped at £100 per set.", [TERMS_2025, TERMS_2022])
+    assert current.verdict in HALLUCINATED, current.rationale  # the current terms say £75
+
+
+def test_a_version_named_in_one_claim_carries_to_the_next() -> None:
+    first, second = claims(
+        "Under the 2022 terms things were different. The cap was £100 per set.",
+        [TERMS_2025, TERMS_2022],
+        use_model=False,
+    )
+    assert second.verdict == V.SUPPORTED, second.rationale
+
+
+def test_an_invented_phone_number_is_a_high_fabrication() -> None:
+    faq = Document(
+        doc_id="faq",
+        text="For emergencies abroad call our assistance line on +44 20 7946 0100.",
+    )
+    (claim,) = claims("Call the assistance line on +44 20 7946 0958.", [faq])
+    assert (claim.verdict, claim.hallucination_type, claim.severity) == (
+        V.UNSUPPORTED,
+        T.FABRICATION,
+        Severity.HIGH,
+    ), claim.rationale
+    (right,) = claims("Call the assistance line on +44 20 7946 0100.", [faq])
+    assert right.verdict == V.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [("call +44 20 7946 0958 now", "442079460958"), ("dial 0800 123 456.", "0800123456")],
+)
+def test_phone_numbers_are_read_whole(text: str, digits: str) -> None:
+    (q,) = extract_quantities(text)
+    assert (q.kind, q.value) == ("phone", digits)
+
+
+def test_a_date_reckoned_from_a_period_in_the_evidence_is_shown_working() -> None:
+    guide = Document(
+        doc_id="g", text="A dispute must be raised within 3 months of the end of the tenancy."
+    )
+    case = Case(case_id="c", question="My tenancy ends on 31 July. When must I raise a dispute?")
+    (claim,) = claims(
+        "For a tenancy ending on 31 July, a dispute must be raised by 31 October.",
+        [guide],
+        case=case,
+        use_model=False,
+    )
+    assert claim.signals["numbers_unmatched"] == [], claim.rationale
+
+
+def test_a_negation_inside_a_condition_denies_nothing() -> None:
+    doc = Document(
+        doc_id="d",
+        text=(
+            "The deposit is returned within 10 days of both parties agreeing the amount. "
+            "If the tenant does not agree, either side can refer the dispute to adjudication."
+        ),
+    )
+    (claim,) = claims(
+        "The deposit is returned within 10 days of both sides agreeing.", [doc], use_model=False
+    )
+    assert not claim.signals["negation_mismatch"], claim.rationale
+
+
+REMOTE = Document(doc_id="hr", text="Remote work abroad is not permitted.")
+
+
+def test_at_critical_risk_a_contradiction_is_critical_and_stands() -> None:
+    case = Case(case_id="c", question="Can I work abroad?", risk_level=Severity.CRITICAL)
+    (claim,) = claims("Remote work abroad is permitted.", [REMOTE], case=case)
+    assert (claim.verdict, claim.severity) == (V.CONTRADICTED, Severity.CRITICAL)
+
+
+def test_the_verdict_is_the_same_whatever_the_case_is_tagged() -> None:
+    doc = Document(doc_id="d", text="The museum opens at 9 am. Tickets cost 12 dollars.")
+    seen = set()
+    for tags, domain in (([], None), (["qa"], "qa"), (["summary"], "summary")):
+        case = Case(case_id="c", question="", tags=tags, domain=domain)
+        got = claims("The museum opens at 9 am. Tickets cost 15 dollars.", [doc], case=case)
+        seen.add(tuple((c.verdict, c.score) for c in got))
+    assert len(seen) == 1
+
+
+RECORD = Document(
+    doc_id="biz", text=json.dumps({"name": "Taffy's Pizza", "attributes": {"Music": None}})
+)
+
+
+@pytest.mark.parametrize(("knob", "flagged"), [("unsupported", True), ("ignore", False)])
+def test_claims_about_null_fields_follow_the_policy(knob: str, flagged: bool) -> None:
+    judge = build_judge("offline", Policy(null_field_claims=knob), Mode.COMPARE, None)
+    task = JudgeTask(
+        case=Case(case_id="c", question=""),
+        documents=[RECORD],
+        answers={"s": "Taffy's Pizza plays live music."},
+    )
+    (claim,) = judge.judge([task])[0].claims["s"]
+    assert bool(claim.signals["null_fields"]) is flagged
+    assert judge.spec.options["null_field_claims"] == knob
+
+
+@pytest.mark.parametrize(
+    ("value", "minutes"),
+    [
+        ("11:30-22:0", (690, 1320)),
+        ("09:00–17:00", (540, 1020)),
+        ("9am-5pm", (540, 1020)),
+        ("9:30 a.m. to 5 p.m.", (570, 1020)),
+        ("0:0-0:0", None),
+        ("closed", None),
+    ],
+)
+def test_opening_hours_are_read_in_the_common_formats(value: str, minutes) -> None:
+    assert opening_of(value) == minutes
+
+
+@pytest.mark.parametrize(
+    ("code", "word", "expected"),
+    [
+        ("ca", "california", True),
+        ("nsw", "newsouthwales", True),
+        ("by", "bavaria", False),  # B-a-v-a-r-i-a holds no y
+        ("it", "italy", True),
+        ("tx", "ohio", False),
+    ],
+)
+def test_a_short_code_may_stand_for_a_name_of_any_country(code, word, expected) -> None:
+    assert abbreviates(code, word) is expected
+
+
+def test_a_function_word_is_not_taken_for_a_code() -> None:
+    doc = Document(doc_id="d", text="It is sold in the shop.")
+    (claim,) = claims("It is sold in Italy.", [doc], use_model=False)
+    assert "Italy" in claim.signals["names_missing"]
