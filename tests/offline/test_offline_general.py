@@ -16,9 +16,9 @@ from halgate.judges.protocol import JudgeTask
 from halgate.models import (
     Case,
     ClaimJudgement,
-    Mode,
     Document,
     HallucinationType,
+    Mode,
     Severity,
     Verdict,
 )
