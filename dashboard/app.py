@@ -24,6 +24,7 @@ pages = [
     st.Page(VIEWS / "overview.py", title="Overview", icon=":material/dashboard:"),
     st.Page(VIEWS / "claims.py", title="Claims explorer", icon=":material/search:"),
     st.Page(VIEWS / "triage.py", title="Triage", icon=":material/rule:"),
+    st.Page(VIEWS / "reviews.py", title="My reviews", icon=":material/history:"),
     st.Page(VIEWS / "signoff.py", title="Sign-off", icon=":material/verified:"),
     st.Page(VIEWS / "pairwise.py", title="Pairwise", icon=":material/compare:"),
 ]

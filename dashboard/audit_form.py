@@ -94,7 +94,8 @@ def audit_card(report: RunReport, item: AuditItem, left: int) -> None:
 def audit_label_form(
     db: str, run_id: str, item: AuditItem, key: str, on_skip: Callable[[str], None]
 ) -> None:
-    """Hallucinated yes / no with a comment, recorded as the answer's label, or skip it."""
+    """Hallucinated yes / no with a comment, recorded as the answer's label, or skip it (the
+    buttons answer to Triage's ``components.KEYS``: this form only ever shows there)."""
     with st.form(key=f"{key}-form"):
         st.radio(
             "Does this answer contain a hallucination?",
@@ -110,8 +111,14 @@ def audit_label_form(
             on_click=_record,
             args=(db, run_id, item.review_id, key),
             type="primary",
+            shortcut=components.KEYS["confirm"],
         )
-        b2.form_submit_button("Skip answer", on_click=on_skip, args=(item.review_id,))
+        b2.form_submit_button(
+            "Skip answer",
+            on_click=on_skip,
+            args=(item.review_id,),
+            shortcut=components.KEYS["skip"],
+        )
 
 
 def _record(db: str, run_id: str, review_id: str, key: str) -> None:

@@ -18,8 +18,6 @@ from halgate.models import (
     ClaimJudgement,
     GateDecision,
     HallucinationType,
-    PairwiseJudgement,
-    Preference,
     RunReport,
     Severity,
     Verdict,
@@ -34,9 +32,24 @@ from halgate.present import (
     safe_id,
     scroll_script,
 )
-from halgate.review import first_order_preference
 
 KEEP = "(keep)"
+# Triage's keyboard flow: Streamlit has no page-wide key handler, so each form button carries
+# its own shortcut. Alt combinations reach the page while the comment box has the focus too
+# (a plain letter would be typed into it); C and R are Streamlit's own.
+KEYS = {"confirm": "Alt+Y", "overturn": "Alt+O", "skip": "Alt+N"}
+KEY_HELP = (
+    f"Keyboard: **{KEYS['confirm']}** confirm the judge (on a pair or an audited answer: record "
+    f"the choice) · **{KEYS['overturn']}** overturn with the new verdict, type or severity "
+    f"chosen · **{KEYS['skip']}** skip to the next item · **Tab** moves between the comment, "
+    "the choices and the buttons; in a list type the first letters and press **Enter**, in "
+    "A / B / TIE use the **arrow keys**."
+)
+
+
+def _key(name: str, keys: bool) -> str | None:
+    """The shortcut of a form button when the page offers the keyboard flow."""
+    return KEYS[name] if keys else None
 
 
 def page_setup() -> None:
@@ -104,7 +117,8 @@ def require_run() -> tuple[str, str] | None:
     return state.db_path(), run_id
 
 
-def _claims_of(report: RunReport, case_id: str, system: str) -> list[ClaimJudgement]:
+def answer_claims(report: RunReport, case_id: str, system: str) -> list[ClaimJudgement]:
+    """The claims of one system's answer to a case (effective verdicts), in answer order."""
     for a in report.analyses:
         if a.case_id == case_id and a.system == system:
             return a.claims
@@ -147,7 +161,7 @@ def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
         answer = report.answers.get(claim.system, {}).get(claim.case_id, "")
         st.html(
             highlight_answer(
-                answer, _claims_of(report, claim.case_id, claim.system), claim.claim_id
+                answer, answer_claims(report, claim.case_id, claim.system), claim.claim_id
             )
         )
         st.html(legend())
@@ -214,15 +228,23 @@ def _choice(label: str, options: list[str], key: str) -> str | None:
 
 
 def review_form(
-    db: str, run_id: str, claim: ClaimJudgement, key: str, on_skip: Callable[[], None] | None = None
+    db: str,
+    run_id: str,
+    claim: ClaimJudgement,
+    key: str,
+    on_skip: Callable[[], None] | None = None,
+    keys: bool = False,
 ) -> None:
-    """Confirm or overturn a claim (new verdict/type/severity) with a comment, or skip it.
+    """Confirm or overturn a claim (new verdict/type/severity) with a comment, or skip it;
+    with ``keys`` the buttons answer to the ``KEYS`` shortcuts too.
 
     Writes happen in the submit callbacks, which Streamlit runs before the page redraws, so a
     banner drawn after this form already shows the decision with the new override. The form
     is cleared only after a recorded review: a refused one keeps what the reviewer typed.
     """
-    with st.form(key=f"{key}-form"):
+    # Not Ctrl+Enter in the comment: it would press the first button, Confirm, even when the
+    # reviewer has just chosen a new verdict to overturn with (the shortcuts say which).
+    with st.form(key=f"{key}-form", enter_to_submit=False):
         comment = f"{key}-comment"
         st.text_area("Comment (why)", key=comment, placeholder="What in the source decides it?")
         c1, c2, c3 = st.columns(3)
@@ -238,12 +260,16 @@ def review_form(
             on_click=_submit,
             args=(db, run_id, claim.claim_id, key, False),
             type="primary",
+            shortcut=_key("confirm", keys),
         )
         b2.form_submit_button(
-            "Overturn", on_click=_submit, args=(db, run_id, claim.claim_id, key, True)
+            "Overturn",
+            on_click=_submit,
+            args=(db, run_id, claim.claim_id, key, True),
+            shortcut=_key("overturn", keys),
         )
         if on_skip is not None:
-            b3.form_submit_button("Skip", on_click=on_skip)
+            b3.form_submit_button("Skip", on_click=on_skip, shortcut=_key("skip", keys))
 
 
 def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> None:
@@ -285,99 +311,3 @@ def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> No
     loaders.reviewed(db, run_id, loaders.run_version(db, run_id))
     what = "overturned" if overturn else "confirmed"
     state.flash(f"{claim_id} {what} by {reviewer}.")
-
-
-# ------------------------------------------------------------------ pairwise cases
-
-
-def order_result(pair: PairwiseJudgement, swapped: bool = False) -> str:
-    """One order's own result: A shown first, or (``swapped``) B shown first mapped to A/B."""
-    found = pair.swapped_preference if swapped else first_order_preference(pair)
-    return "—" if pair.error or found is None else found.value
-
-
-def pair_orders(pair: PairwiseJudgement, judged: PairwiseJudgement | None = None) -> None:
-    """Both orders' results, the reconciled preference (the decision in force), confidence."""
-    judged = judged or pair
-    c1, c2, c3, c4, c5 = st.columns(5)
-    c1.metric("A shown first", order_result(judged), help="The judgement with A first.")
-    c2.metric(
-        "B shown first (mapped to A/B)",
-        order_result(judged, swapped=True),
-        help="The judgement with the positions swapped, its answer mapped back to A and B.",
-    )
-    c3.metric(
-        "Reconciled preference",
-        pair.preference.value,
-        help="Both orders' result when they agree; TIE (for a human) when they disagree; "
-        "a reviewer's decision once one is recorded.",
-    )
-    c4.metric("Confidence", f"{judged.confidence:.2f}")
-    c5.metric("Tie-breaker", judged.tie_breaker or "—")
-
-
-def pair_sides(report: RunReport, pair: PairwiseJudgement) -> None:
-    """The question, then output A beside output B beside the sources."""
-    question(report, pair.case_id)
-    left, right, sources = st.columns(3, gap="medium")
-    with sources:
-        source_documents(report, pair.case_id)
-    for col, label, system in ((left, "A", pair.system_a), (right, "B", pair.system_b)):
-        with col:
-            st.markdown(f"**{label}** · {state.plain(system)}")
-            answer = report.answers.get(system, {}).get(pair.case_id, "")
-            st.html(highlight_answer(answer, _claims_of(report, pair.case_id, system)))
-
-
-def pair_review_form(
-    db: str, run_id: str, review_id: str, key: str, on_skip: Callable[[], None] | None = None
-) -> None:
-    """Decide a pairwise case: A, B or TIE with a comment (recorded as an append-only
-    override of ``review_id``, which lifts the gate's hold on the pair), or skip it."""
-    with st.form(key=f"{key}-form"):
-        st.radio(
-            "Which output is more factual?",
-            [p.value for p in Preference],
-            index=None,
-            horizontal=True,
-            key=f"{key}-preference",
-        )
-        st.text_area("Comment (why)", key=f"{key}-comment", placeholder="What decides it?")
-        b1, b2 = st.columns(2)
-        b1.form_submit_button(
-            "Record decision",
-            on_click=_decide_pair,
-            args=(db, run_id, review_id, key),
-            type="primary",
-        )
-        if on_skip is not None:
-            b2.form_submit_button("Skip", on_click=on_skip)
-
-
-def _decide_pair(db: str, run_id: str, review_id: str, key: str) -> None:
-    """Record the pair decision the form describes (a callback: runs before the redraw)."""
-    reviewer = state.reviewer()
-    if not reviewer:
-        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
-        return
-    choice = st.session_state.get(f"{key}-preference")
-    comment = str(st.session_state.get(f"{key}-comment") or "").strip()
-    if choice is None:
-        state.flash("Choose A, B or TIE: which output is more factual.", "error")
-        return
-    if not comment:
-        state.flash("Say why in the comment: a decision needs a reason.", "error")
-        return
-    try:
-        with state.open_store() as store:
-            store.add_override(
-                run_id, review_id, preference=str(choice), comment=comment, reviewer=reviewer
-            )
-    except HalgateError as exc:
-        state.flash(str(exc), "error")
-        return
-    st.session_state[f"{key}-comment"] = ""
-    st.session_state[f"{key}-preference"] = None
-    loaders.invalidate()
-    loaders.reviewed(db, run_id, loaders.run_version(db, run_id))
-    state.flash(f"{review_id}: {choice} recorded by {reviewer}.")

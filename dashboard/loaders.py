@@ -23,7 +23,7 @@ import pandas as pd
 import streamlit as st
 from halgate.models import JudgeAgreement, Override, RunReport, RunRow, SignOff
 from halgate.present import claims_frame, judge_health_row
-from halgate.review import ReviewedRun, ReviewQueue, review_run
+from halgate.review import OwnReview, ReviewedRun, ReviewQueue, review_run
 from halgate.store import Store
 
 _TTL = 3600
@@ -78,6 +78,17 @@ def _settled(value: _T) -> _T:
     """
     gc.freeze()
     return value
+
+
+def my_reviews(db: str, reviewer: str) -> list[OwnReview]:
+    """``reviewer``'s overrides in every run, newest first (re-read after any write)."""
+    return _reviews_by(db, reviewer, db_version(db))
+
+
+@st.cache_data(ttl=_TTL, max_entries=16, show_spinner=False)
+def _reviews_by(db: str, reviewer: str, version: tuple[int, ...]) -> list[OwnReview]:
+    with Store(db) as store:
+        return store.reviews_by(reviewer)
 
 
 @st.cache_resource(ttl=_TTL, max_entries=4, show_spinner="Reading the run…")

@@ -1,4 +1,5 @@
-"""The `run` command's judge options (model, endpoint, key, concurrency, batching), dry run.
+"""The `run` command's judge options (model, endpoint, key, concurrency, batching, cascade
+margin, Batch API), dry run.
 
 Kept beside ``run.py`` so the command stays a thin face: options are parsed there and handed
 to ``halgate.judges.build_judge`` (the rule the dashboard uses too); a dry run plans and
@@ -65,6 +66,26 @@ MaxBatchOpt = Annotated[
         min=0,
         max=64,
         help="At most this many cases per batched LLM request (default 8; 0 or 1: no batching).",
+    ),
+]
+CascadeMarginOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--cascade-margin",
+        min=0.0,
+        max=1.0,
+        help="--judge cascade: an answer goes to the LLM when one of its claims scores within "
+        "this distance of the offline judge's decision score (0.5), unless a hard signal "
+        "decided it (default 0.1; 0: nothing goes to the LLM).",
+    ),
+]
+BatchApiOpt = Annotated[
+    bool,
+    typer.Option(
+        "--batch-api",
+        help="Send the LLM calls through the provider's Batch API (about half the price, "
+        "results within 24h): the first run submits them and exits 5 (pending); run the same "
+        "command again, or `halgate batches collect ID`, to finish. --judge llm or cascade.",
     ),
 ]
 DryRunOpt = Annotated[

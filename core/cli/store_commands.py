@@ -1,4 +1,5 @@
-"""Review-store commands of `halgate`: runs, show, review, override, gate, signoff, export, audit.
+"""Review-store commands of `halgate`: runs, show, review, override, reviews, gate, signoff,
+export, audit.
 
 Registered on the main Typer app when ``cli`` is imported. Each command opens the store,
 calls one store method and renders text; store errors become one line and exit code 4.
@@ -221,6 +222,32 @@ def override(
         d = store.effective_report(o.run_id).decision
     out.print(f"recorded override {override_line(o)}", markup=False)
     out.print(f"gate now: {d.status.value} (exit code {d.exit_code})", markup=False)
+
+
+@app.command(short_help="A reviewer's own reviews across every run, newest first.")
+def reviews(
+    reviewer: Annotated[
+        str,
+        typer.Option(
+            "--reviewer",
+            "-r",
+            envvar="HALGATE_REVIEWER",
+            help="Whose reviews to list, the name as recorded with them (default: "
+            "$HALGATE_REVIEWER).",
+        ),
+    ],
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="List only this many, the newest.")
+    ] = None,
+    db: Annotated[Path, _db("whose overrides to list")] = Path(DEFAULT_DB),
+) -> None:
+    """Every override recorded under a reviewer's name, in every run, newest first: run,
+    suite, item, what it did, whether it is still in force, comment and time."""
+    from ..reports.review_text import own_review_lines
+
+    with store_at(db) as store:
+        found = store.reviews_by(reviewer, limit=limit)
+    out.print(own_review_lines(found, reviewer), markup=False, end="")
 
 
 @app.command(short_help="Decide a stored run; exit with the gate's code.")

@@ -2,11 +2,14 @@
 
 Both faces build judges here, so the same request gives the same judge id (the LLM judge's
 prompt version includes the mode) and the LLM judge keeps its response cache in the review
-database the run is saved to, never in a stray ``./halgate.db``.
+database the run is saved to, never in a stray ``./halgate.db``. The ``cascade`` judge takes
+the LLM options (it holds an LLM judge) and its own ``cascade_margin``; ``batch_api`` sends
+the LLM judge's calls through the provider's Batch API (``halgate.judges.llm_batch``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,9 @@ from ..inputs.policy import Policy
 from ..models import Mode
 from .protocol import Judge
 from .registry import create_judge
+
+LLM_JUDGES = ("llm", "cascade")
+"""The judges that take the LLM options (model, endpoint, key, concurrency, batching)."""
 
 
 def judge_name(
@@ -47,12 +53,17 @@ def build_judge(
     concurrency: int | None = None,
     batch_tokens: int | None = None,
     max_batch: int | None = None,
+    cascade_margin: float | None = None,
+    batch_api: Mapping[str, Any] | None = None,
 ) -> Judge:
     """Create judge ``name`` for a run in ``mode`` under ``policy``'s severity rules.
 
     ``db`` is the review database the run will be saved to; the LLM judge caches its
-    responses there. LLM options (model, endpoint, key, concurrency, batching) given to any
-    other judge are a usage error, named as the CLI spells them (``--model`` ...).
+    responses there. ``batch_api`` (the run's inputs, recorded with each batch so that
+    ``halgate batches collect`` can finish it; ``{}`` records none) sends the LLM calls
+    through the Batch API. LLM options (model, endpoint, key, concurrency, batching, Batch
+    API) given to a judge without an LLM, or ``cascade_margin`` to any but ``cascade``, are
+    a usage error, named as the CLI spells them (``--model`` ...).
     """
     llm: dict[str, Any] = {
         "model": model,
@@ -61,13 +72,24 @@ def build_judge(
         "concurrency": concurrency,
         "batch_tokens": batch_tokens,
         "max_batch": max_batch,
+        "batch_api": batch_api,
     }
-    if name != "llm":
-        given = [f"--{k.replace('_', '-')}" for k, v in llm.items() if v is not None]
-        if given:
-            raise UsageError(f"{', '.join(given)} only apply to --judge llm")
-        offline = {"null_field_claims": policy.null_field_claims} if name == "offline" else {}
-        return create_judge(name, severity_rules=policy.severity_rules, **offline)
+    given = [f"--{k.replace('_', '-')}" for k, v in llm.items() if v is not None]
+    if name not in LLM_JUDGES and given:
+        raise UsageError(f"{', '.join(given)} only apply to --judge llm or --judge cascade")
+    if cascade_margin is not None and name != "cascade":
+        raise UsageError("--cascade-margin only applies to --judge cascade")
+    offline = {"null_field_claims": policy.null_field_claims}
+    if name not in LLM_JUDGES:
+        return create_judge(
+            name, severity_rules=policy.severity_rules, **(offline if name == "offline" else {})
+        )
+    if llm.pop("batch_api") is not None:
+        from .llm_batch import BatchAPI
+
+        llm["prefetch"] = BatchAPI(batch_api)
+    if name == "cascade":
+        llm |= offline | {"cascade_margin": cascade_margin}
     return create_judge(
         name,
         severity_rules=policy.severity_rules,

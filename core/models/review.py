@@ -14,7 +14,7 @@ from pydantic import Field
 from .audit import AuditLabel
 from .claims import ClaimJudgement
 from .record import Record
-from .report import PairwiseJudgement, RunReport
+from .report import GateMeasure, PairwiseJudgement, RunReport
 from .verdicts import GateStatus, HallucinationType, Mode, Preference, Severity, Verdict
 
 
@@ -149,8 +149,24 @@ class RunRow(Record):
     judged_status: GateStatus = Field(description="Decision as judged, before any override.")
     status: GateStatus = Field(description="Decision from effective verdicts.")
     exit_code: int
-    micro_rate: float | None = Field(description="Gated system's effective hallucination rate.")
-    rate_change: float | None = Field(description="Candidate − baseline (compare mode).")
+    micro_rate: float | None = Field(
+        description="Claims hallucinated: the gated system's effective claim-level rate."
+    )
+    rate_change: float | None = Field(
+        description="Candidate − baseline of the claims hallucinated (compare mode)."
+    )
+    answer_rate: float | None = Field(
+        default=None,
+        description="Answers with a hallucination: the gated system's effective answer-level "
+        "rate (None when a run stored before it was listed lacks it, or has no rated answer).",
+    )
+    answer_rate_change: float | None = Field(
+        default=None, description="Candidate − baseline of the answers with a hallucination."
+    )
+    gated_measure: GateMeasure | None = Field(
+        default=None,
+        description="The measure the gate used: answers or claims (None: not recorded).",
+    )
     n_claims: int
     n_review: int = Field(description="Items (claims and pairs) in the review queue.")
     pending_review: int = Field(description="Of those, not yet reviewed.")

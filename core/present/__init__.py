@@ -2,12 +2,15 @@
 evidence (escaped HTML). Unit-tested without Streamlit; the dashboard only places them."""
 
 from .charts import (
+    TREND_COLUMN_TITLES,
+    TREND_COLUMNS,
     empty_message,
     judge_health_chart,
     rate_trend_chart,
     severity_shift_chart,
     tag_shift_chart,
     transitions_chart,
+    trend_column,
     type_shift_chart,
 )
 from .highlight import (
@@ -18,6 +21,13 @@ from .highlight import (
     legend,
     safe_id,
     scroll_script,
+)
+from .review_tables import (
+    OWN_REVIEW_COLUMNS,
+    own_review_rows,
+    queue_audit_rows,
+    queue_claim_rows,
+    queue_pair_rows,
 )
 from .tables import (
     ClaimFilter,
@@ -31,6 +41,9 @@ from .tables import (
 )
 
 __all__ = [
+    "OWN_REVIEW_COLUMNS",
+    "TREND_COLUMNS",
+    "TREND_COLUMN_TITLES",
     "ClaimFilter",
     "changes_frame",
     "claims_frame",
@@ -43,6 +56,10 @@ __all__ = [
     "judge_health_chart",
     "judge_health_row",
     "legend",
+    "own_review_rows",
+    "queue_audit_rows",
+    "queue_claim_rows",
+    "queue_pair_rows",
     "rates_frame",
     "rate_trend_chart",
     "safe_id",
@@ -50,6 +67,7 @@ __all__ = [
     "severity_shift_chart",
     "tag_shift_chart",
     "transitions_chart",
+    "trend_column",
     "trend_rows",
     "type_shift_chart",
     "verdict_transitions",

@@ -126,19 +126,45 @@ def tag_shift_chart(report: RunReport, top: int = 15) -> go.Figure:
 
 
 TREND_COLUMN_TITLES = {
+    "answer_rate": "answers with a hallucination",
     "micro_rate": "claims hallucinated",
     "fabrication_rate": "fabrication rate",
     "contradiction_rate": "contradiction rate",
 }
+TREND_COLUMNS = {"answers": "answer_rate", "claims": "micro_rate"}
+"""The trend column of each measure a gate can use (``Policy.gate_on``)."""
 _ROLE_DASH = {"candidate": "solid", "gated": "solid", "baseline": "dot"}
 
 
-def rate_trend_chart(rates: pd.DataFrame, column: str = "micro_rate") -> go.Figure:
-    """``column`` across runs on a time axis: one line per suite and system role, so two
-    suites never share a line (rows from ``tables.trend_rows`` or ``tables.rate_rows``).
+def _gated_column(rates: pd.DataFrame) -> str | None:
+    """The column of the measure the newest run that says so gated on, if it has values."""
+    if rates.empty or "gated_measure" not in rates:
+        return None
+    known = rates.dropna(subset=["gated_measure"])
+    if known.empty:
+        return None
+    newest = known.assign(time=_times(known["created_at"])).sort_values(["time", "created_at"])
+    column = TREND_COLUMNS.get(str(newest["gated_measure"].iloc[-1]))
+    return column if column in rates and rates[column].notna().any() else None
+
+
+def trend_column(rates: pd.DataFrame) -> str:
+    """The column of the measure the newest run's gate used, so a trend shows what gates:
+    answers with a hallucination (the default) or claims hallucinated. Runs that do not say
+    (stored before runs were listed with it), or have no answer-level figure, show claims."""
+    return _gated_column(rates) or "micro_rate"
+
+
+def rate_trend_chart(rates: pd.DataFrame, column: str | None = None) -> go.Figure:
+    """``column`` across runs on a time axis (default: the gated measure, ``trend_column``):
+    one line per suite and system role, so two suites never share a line (rows from
+    ``tables.trend_rows`` or ``tables.rate_rows``). The title says when it is the measure the
+    newest run's gate used.
 
     With no suite run twice there is no trend to draw, and the figure says so instead.
     """
+    gated = _gated_column(rates)
+    column = column or gated or "micro_rate"
     title = TREND_COLUMN_TITLES.get(column, column.replace("_", " "))
     if rates.empty or column not in rates:
         return empty_figure("No runs yet: the trend appears once a suite has been run twice.")
@@ -164,8 +190,9 @@ def rate_trend_chart(rates: pd.DataFrame, column: str = "micro_rate") -> go.Figu
                 hovertemplate="%{customdata[0]}<br>%{customdata[1]}: %{y:.1%}<extra></extra>",
             )
         )
+    mark = " (gated)" if column == gated else ""
     fig.update_layout(
-        title=f"{title} across runs, per suite",
+        title=f"{title}{mark} across runs, per suite",
         yaxis={"tickformat": ".0%", "rangemode": "tozero", "title": title},
         xaxis_title="run time (UTC)",
         **_TOP_LEGEND_LAYOUT,

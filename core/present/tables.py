@@ -22,6 +22,7 @@ from ..models import (
     RunReport,
     Verdict,
 )
+from ..review import gated_measure
 
 CLAIM_COLUMNS = [
     "claim_id",
@@ -212,6 +213,7 @@ def changes_frame(report: RunReport) -> pd.DataFrame:
 
 def rate_rows(report: RunReport) -> list[dict[str, Any]]:
     """One row per judged system of a run: the rates a trend across runs plots."""
+    measure = gated_measure(report)
     return [
         {
             "run_id": report.run_id,
@@ -219,6 +221,8 @@ def rate_rows(report: RunReport) -> list[dict[str, Any]]:
             "suite": report.suite.name,
             "system": system,
             "role": _role(report, system),
+            "gated_measure": measure,
+            "answer_rate": r.answer_level_rate,
             "micro_rate": r.micro_rate,
             "fabrication_rate": r.fabrication_rate,
             "contradiction_rate": r.contradiction_rate,
@@ -227,26 +231,46 @@ def rate_rows(report: RunReport) -> list[dict[str, Any]]:
     ]
 
 
+def _minus(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a - b
+
+
 def trend_rows(runs: Iterable[Any]) -> list[dict[str, Any]]:
     """Rate rows from run list entries (``store.RunRow``): effective, and cheap to get.
 
-    A run row carries the gated system's effective rate and, in compare mode, the change
-    from baseline, so the baseline's rate is their difference. Each row names its suite, so
-    a trend draws one line per suite.
+    A run row carries the gated system's effective rates, answers with a hallucination
+    (``answer_rate``) and claims hallucinated (``micro_rate``), and, in compare mode, their
+    changes from baseline, so the baseline's rates are the differences. Each row names its
+    suite, so a trend draws one line per suite, and the measure its gate used. A run stored
+    before the answer-level rate was listed has None there (the chart leaves it out).
     """
     rows = []
     for r in runs:
-        base = {"run_id": r.run_id, "created_at": r.created_at, "suite": r.suite_name}
+        base = {
+            "run_id": r.run_id,
+            "created_at": r.created_at,
+            "suite": r.suite_name,
+            "gated_measure": r.gated_measure,
+        }
         rows.append(
-            {**base, "system": r.gated_system, "role": "candidate", "micro_rate": r.micro_rate}
+            {
+                **base,
+                "system": r.gated_system,
+                "role": "candidate",
+                "answer_rate": r.answer_rate,
+                "micro_rate": r.micro_rate,
+            }
         )
-        if r.rate_change is not None and r.micro_rate is not None:
+        answers = _minus(r.answer_rate, r.answer_rate_change)
+        claims = _minus(r.micro_rate, r.rate_change)
+        if answers is not None or claims is not None:
             rows.append(
                 {
                     **base,
                     "system": "baseline",
                     "role": "baseline",
-                    "micro_rate": r.micro_rate - r.rate_change,
+                    "answer_rate": answers,
+                    "micro_rate": claims,
                 }
             )
     return rows

@@ -3,7 +3,9 @@
 Every writer takes the *effective* report (overrides applied). A ``ReviewedReport`` (what
 ``Store.reviewed_export`` returns) also carries its review record: each reviewed claim with the
 judge's verdict, the sign-off in force and every sign-off. The fields every format shows for
-them are defined here once (``review_fields``, ``signoff_line``, ``signoff_in_force_text``).
+them are defined here once (``review_fields``, ``signoff_line``, ``signoff_in_force_text``),
+and so are the names and headings of the rates (``MEASURE_TITLES``, ``RATE_FIELDS``; their
+values come from ``summary.measure_rows`` and ``summary.measure_changes``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ from __future__ import annotations
 import re
 
 from ..inputs.policy import Policy
-from ..models import ClaimJudgement, ClaimReview, ReviewedReport, ReviewRecord, RunReport, SignOff
+from ..models import (
+    MEASURE_LABELS,
+    ClaimJudgement,
+    ClaimReview,
+    ReviewedReport,
+    ReviewRecord,
+    RunReport,
+    SignOff,
+)
 from ..scoring.metrics import is_hallucinated
 
 # Characters XML 1.0 forbids (C0 controls but tab/newline/CR, lone surrogates, U+FFFE/FFFF).
@@ -79,6 +89,23 @@ def review_state(report: RunReport, claim_id: str, reviewed: bool) -> str:
     if reviewed:
         return "reviewed"
     return "pending" if claim_id in set(report.decision.pending_review) else ""
+
+
+MEASURE_TITLES: dict[str, str] = {
+    **MEASURE_LABELS,
+    "abstentions": "abstentions",
+    "corrected": "answers with a hallucination, review-corrected",
+}
+"""The heading of each measure every export shows (``summary.measure_rows`` keys)."""
+
+RATE_FIELDS: dict[str, str] = {
+    "answers": "answers_with_a_hallucination",
+    "claims": "claims_hallucinated",
+    "corrected": "answers_with_a_hallucination_corrected",
+}
+"""Field names of the hallucination rates in CSV columns and JUnit properties (a change adds
+``_change``): the answer level, the claim level, and the answer level corrected by the
+reviewed audit sample (empty, or no property, until the audit has a label)."""
 
 
 REVIEW_FIELDS: dict[str, str] = {

@@ -1,7 +1,8 @@
 """One CSV row per claim with its effective values, for spreadsheets and ad-hoc analysis.
 
 Each row also carries the judge's reading beside the one in force and who reviewed it
-(``common.REVIEW_FIELDS``), the rates of the claim's system at both levels, and the run's
+(``common.REVIEW_FIELDS``), the rates of the claim's system at both levels (and corrected by
+the reviewed audit sample, once it has labels; empty before), and the run's
 sign-off in force and sign-off history, so a sheet filtered down to one claim still says what
 the release decision rests on. Claim text, rationales and comments are untrusted: a cell a
 spreadsheet would read as a formula (leading ``= + - @``, tab or CR) gets a leading ``'``.

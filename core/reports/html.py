@@ -31,7 +31,7 @@ from .html_evidence import Evidence
 from .summary import (
     MEASURE_TITLES,
     ci_text,
-    gated_measure,
+    gated_row,
     measure_changes,
     measure_rows,
     pct,
@@ -253,7 +253,7 @@ def _comparison(report: RunReport) -> str:
             ["measure", "change", "95% CI"],
             [
                 [
-                    MEASURE_TITLES[m] + (" (gated)" if m == cmp.gated_measure else ""),
+                    MEASURE_TITLES[m] + (" (gated)" if m == gated_row(report) else ""),
                     signed_pct(c.estimate),
                     ci_text(c, signed=True).removeprefix("95% CI "),
                 ]
@@ -277,14 +277,14 @@ def _comparison(report: RunReport) -> str:
 
 
 def _measures_table(report: RunReport) -> str:
-    gated = gated_measure(report)
+    gated = gated_row(report)
     return _table(
         ["measure", "system", "count", "rate", "95% CI"],
         [
             [
                 MEASURE_TITLES[measure] + (" (gated)" if measure == gated else ""),
                 m.system,
-                f"{m.hits} of {m.total}",
+                m.count_text,
                 pct(m.rate),
                 ci_text(m.interval).removeprefix("95% CI "),
             ]

@@ -8,8 +8,10 @@ and an error testcase per answer the judge could not analyse. Characters XML 1.0
 the file always parses.
 
 Each testsuite's properties carry the run: decision in force (and as judged), both
-hallucination rates of its system (``answers_with_a_hallucination``, ``claims_hallucinated``)
-and in compare mode their change, the sign-off in force and every sign-off. A reviewed claim's
+hallucination rates of its system (``answers_with_a_hallucination``, ``claims_hallucinated``),
+the review-corrected one once the audit sample has labels
+(``answers_with_a_hallucination_corrected``), in compare mode their changes (``..._change``),
+the sign-off in force and every sign-off. A reviewed claim's
 testcase says what the judge said beside what is in force, who reviewed it and when.
 """
 
@@ -69,7 +71,7 @@ def _properties(report: RunReport, system: str) -> list[tuple[str, str]]:
         props.append(("decision_as_judged", record.judged_status.value))
     rows = measure_rows(report.rates)
     for measure, name in RATE_FIELDS.items():
-        props += [(name, measure_text(m)) for m in rows[measure] if m.system == system]
+        props += [(name, measure_text(m)) for m in rows.get(measure, []) if m.system == system]
     for measure, change in measure_changes(report).items():
         if change is not None and measure in RATE_FIELDS:
             text = f"{signed_pct(change.estimate)} ({ci_text(change, signed=True)})"

@@ -24,7 +24,7 @@ from .common import (
 from .summary import (
     MEASURE_TITLES,
     ci_text,
-    gated_measure,
+    gated_row,
     measure_changes,
     measure_rows,
     pct,
@@ -65,7 +65,7 @@ def md_code(text: str) -> str:
 
 
 def _rates_table(report: RunReport) -> list[str]:
-    gated = gated_measure(report)
+    gated = gated_row(report)
     rows = [
         "| measure | system | count | rate | 95% CI |",
         "|---|---|---:|---:|---|",
@@ -74,7 +74,7 @@ def _rates_table(report: RunReport) -> list[str]:
         title = MEASURE_TITLES[measure] + (" **(gated)**" if measure == gated else "")
         for m in items:
             rows.append(
-                f"| {title} | {md_text(m.system)} | {m.hits} of {m.total} | {pct(m.rate)} "
+                f"| {title} | {md_text(m.system)} | {m.count_text} | {pct(m.rate)} "
                 f"| {ci_text(m.interval).removeprefix('95% CI ')} |"
             )
     rows += [
@@ -109,7 +109,7 @@ def _comparison(report: RunReport) -> list[str]:
     for measure, change in measure_changes(report).items():
         if change is not None:
             title = MEASURE_TITLES[measure] + (
-                " **(gated)**" if measure == cmp.gated_measure else ""
+                " **(gated)**" if measure == gated_row(report) else ""
             )
             ci = ci_text(change, signed=True).removeprefix("95% CI ")
             lines.append(f"| {title} | **{signed_pct(change.estimate)}** | {ci} |")

@@ -18,18 +18,29 @@ from ..models.review import (
     RunRow,
     SignOff,
 )
-from ..review import first_order_preference, signoff_in_force
+from ..review import OwnReview, first_order_preference, override_change, signoff_in_force
 from .common import signoff_line, terminal_text
 from .summary import pct, signed_pct
 
+RUNS_LEGEND = (
+    "answers = answers with a hallucination, claims = claims hallucinated (the gated system's, "
+    "from effective verdicts); change = candidate - baseline; * = the measure the gate uses"
+)
+
+
+def _rate_cell(rate: float | None, gated: bool) -> str:
+    return pct(rate) + ("*" if gated and rate is not None else "")
+
 
 def runs_table(rows: Sequence[RunRow]) -> str:
-    """One line per run: id, suite, judged → effective status, rates, review progress."""
+    """One line per run: id, suite, judged → effective status, both rates and their changes,
+    review progress; then what the rate columns mean."""
     if not rows:
         return "no runs in this database (save one with `halgate run SUITE`)\n"
     head = (
-        f"{'run id':<25}{'suite':<16}{'mode':<9}{'judged':<14}{'effective':<14}{'rate':>7}"
-        f"{'change':>8}{'review':>9}{'overr.':>7}{'agree':>7}  sign-off"
+        f"{'run id':<25}{'suite':<16}{'mode':<9}{'judged':<14}{'effective':<14}"
+        f"{'answers':>8}{'change':>8}{'claims':>8}{'change':>8}"
+        f"{'review':>9}{'overr.':>7}{'agree':>7}  sign-off"
     )
     lines = [head]
     for r in rows:
@@ -37,9 +48,14 @@ def runs_table(rows: Sequence[RunRow]) -> str:
         signoff = (r.signoff.value + (" (stale)" if r.signoff_stale else "")) if r.signoff else "-"
         lines.append(
             f"{r.run_id:<25}{r.suite_name[:15]:<16}{r.mode.value:<9}{r.judged_status.value:<14}"
-            f"{r.status.value:<14}{pct(r.micro_rate):>7}{signed_pct(r.rate_change):>8}"
+            f"{r.status.value:<14}"
+            f"{_rate_cell(r.answer_rate, r.gated_measure == 'answers'):>8}"
+            f"{signed_pct(r.answer_rate_change):>8}"
+            f"{_rate_cell(r.micro_rate, r.gated_measure == 'claims'):>8}"
+            f"{signed_pct(r.rate_change):>8}"
             f"{review:>9}{r.n_overrides:>7}{pct(r.agreement):>7}  {signoff}"
         )
+    lines.append(RUNS_LEGEND)
     return terminal_text("\n".join(lines) + "\n")
 
 
@@ -50,20 +66,8 @@ def _labels(c: ClaimJudgement) -> str:
 
 def override_line(o: Override) -> str:
     """'#3 q1/candidate/0 verdict=SUPPORTED by ana at ...: comment' (confirm when no change)."""
-    changes = [
-        f"{k}={v.value}"
-        for k, v in (
-            ("verdict", o.verdict),
-            ("type", o.hallucination_type),
-            ("severity", o.severity),
-            ("preference", o.preference),
-            ("label", o.label),
-        )
-        if v is not None
-    ]
-    what = " ".join(changes) or "confirmed"
     return terminal_text(
-        f"#{o.id} {o.claim_id} {what} by {o.reviewer} at {o.created_at}: {o.comment}"
+        f"#{o.id} {o.claim_id} {override_change(o)} by {o.reviewer} at {o.created_at}: {o.comment}"
     )
 
 
@@ -125,6 +129,23 @@ def review_lines(
         waiting = sum(1 for p in pairs if not p.reviewed)
         summary += f"; {len(pairs)} pair(s), {waiting} pending (decide: --preference A|B|TIE)"
     lines.append(summary)
+    return terminal_text("\n".join(lines) + "\n")
+
+
+def own_review_lines(reviews: Sequence[OwnReview], reviewer: str) -> str:
+    """A reviewer's reviews, newest first (``Store.reviews_by``), one line each and the total."""
+    if not reviews:
+        return f"no reviews by {reviewer.strip() or '(no name)'} in this database\n"
+    lines = []
+    for r in reviews:
+        o = r.override
+        state = "in force" if r.in_force else "superseded"
+        lines.append(
+            f"#{o.id} {o.created_at}  {o.run_id} ({r.suite_name})  {o.claim_id} [{r.kind}] "
+            f"{r.change} ({state}): {o.comment}"
+        )
+    runs = len({r.override.run_id for r in reviews})
+    lines.append(f"{len(reviews)} review(s) by {reviewer.strip()} in {runs} run(s), newest first")
     return terminal_text("\n".join(lines) + "\n")
 
 

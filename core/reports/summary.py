@@ -7,12 +7,12 @@ stripped of terminal escape sequences and control characters (``terminal_text``)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..inputs.policy import Policy
 from ..models import (
     GATE_LABELS,
-    MEASURE_LABELS,
     SEVERITIES_DESC,
     CorrectedChange,
     CorrectedRate,
@@ -24,8 +24,30 @@ from ..models import (
     SystemRates,
     ci_bounds,
 )
+from ..review.reviewed import gated_measure
 from ..scoring.corrected import corrected_in_force
-from .common import terminal_text
+from .common import MEASURE_TITLES, RATE_FIELDS, terminal_text
+
+__all__ = [
+    "MEASURE_HELP",
+    "MEASURE_TITLES",
+    "RATE_FIELDS",
+    "MeasureRow",
+    "ci_text",
+    "corrected_basis",
+    "corrected_lines",
+    "corrected_rates",
+    "gate_label_counts",
+    "gated_measure",
+    "gated_on_corrected",
+    "gated_row",
+    "measure_changes",
+    "measure_rows",
+    "measure_text",
+    "pct",
+    "signed_pct",
+    "summary_text",
+]
 
 
 def pct(x: float | None) -> str:
@@ -50,18 +72,28 @@ def ci_text(
 
 
 class MeasureRow(NamedTuple):
-    """One system's figure for one measure: count, denominator, rate and its interval."""
+    """One system's figure for one measure: count, denominator, rate and its interval.
+
+    ``basis`` replaces "hits of total" where the figure is not a count (the review-corrected
+    rate: the judge's figure and how much of the audit sample is labelled).
+    """
 
     system: str
     hits: int
     total: int
     rate: float | None
-    interval: Interval | None
+    interval: Interval | CorrectedRate | None
+    basis: str = ""
+
+    @property
+    def count_text(self) -> str:
+        """'11 of 53', or the basis of a figure that is not a count."""
+        return self.basis or f"{self.hits} of {self.total}"
 
 
 def measure_text(m: MeasureRow) -> str:
     """'20.8% (11 of 53; 95% CI 12.0% to 33.4%)': one system's figure for one measure."""
-    return f"{pct(m.rate)} ({m.hits} of {m.total}; {ci_text(m.interval)})"
+    return f"{pct(m.rate)} ({m.count_text}; {ci_text(m.interval)})"
 
 
 MEASURE_HELP = {
@@ -69,23 +101,29 @@ MEASURE_HELP = {
     "apart, an answer to a should-abstain case counts as hallucinated",
     "claims": "micro: hallucinated claims / all claims, pooled",
     "abstentions": "empty, refusal, nonsense or no checkable claim, on cases expecting an answer",
+    "corrected": "answers with a hallucination, the judge's rate corrected by reviewers' labels "
+    "of the random audit sample (prediction-powered)",
 }
-MEASURE_TITLES = {**MEASURE_LABELS, "abstentions": "abstentions"}
-RATE_FIELDS = {m: MEASURE_TITLES[m].replace(" ", "_") for m in ("answers", "claims")}
-"""Field names of the two hallucination rates in CSV columns and JUnit properties:
-answers_with_a_hallucination (answer level) and claims_hallucinated (claim level)."""
 
 
-def gated_measure(report: RunReport) -> str:
-    """The measure the run's gate used: 'answers' or 'claims'."""
-    if report.comparison is not None:
-        return report.comparison.gated_measure
-    return str(report.policy.get("gate_on", "claims"))
+def corrected_rates(rates: Mapping[str, SystemRates]) -> list[CorrectedRate]:
+    """The systems' review-corrected rates once a reviewer labelled some audited answer
+    (labels by rule alone correct nothing); [] before, and for a report without an audit."""
+    found = [r.corrected for r in rates.values() if r.corrected is not None]
+    return found if any(r.n_labelled - r.n_by_rule > 0 for r in found) else []
 
 
-def measure_rows(rates: dict[str, SystemRates]) -> dict[str, list[MeasureRow]]:
-    """Per measure (answers, claims, abstentions), one row per system."""
-    return {
+def corrected_basis(r: CorrectedRate) -> str:
+    """'judge 33.3%; audit 4 of 6 labelled, incomplete': what a corrected figure rests on."""
+    state = "complete" if r.complete else "incomplete"
+    return f"judge {pct(r.judge_rate)}; audit {r.n_labelled} of {r.n_sample} labelled, {state}"
+
+
+def measure_rows(rates: Mapping[str, SystemRates]) -> dict[str, list[MeasureRow]]:
+    """Per measure (answers, the review-corrected answers once the audit sample has labels,
+    claims, abstentions), one row per system."""
+    corrected = corrected_rates(rates)
+    rows = {
         "answers": [
             MeasureRow(
                 r.system,
@@ -95,6 +133,10 @@ def measure_rows(rates: dict[str, SystemRates]) -> dict[str, list[MeasureRow]]:
                 r.answer_level_interval,
             )
             for r in rates.values()
+        ],
+        "corrected": [
+            MeasureRow(c.system, c.n_labelled, c.n_sample, c.estimate, c, corrected_basis(c))
+            for c in corrected
         ],
         "claims": [
             MeasureRow(
@@ -117,24 +159,48 @@ def measure_rows(rates: dict[str, SystemRates]) -> dict[str, list[MeasureRow]]:
             for r in rates.values()
         ],
     }
+    if not corrected:
+        del rows["corrected"]
+    return rows
 
 
-def measure_changes(report: RunReport) -> dict[str, RateChange | None]:
-    """Candidate − baseline per measure (compare mode), else empty."""
+Change = RateChange | CorrectedChange
+
+
+def measure_changes(report: RunReport) -> dict[str, Change | None]:
+    """Candidate − baseline per measure (compare mode), with the review-corrected change once
+    the audit sample has labels; else empty."""
     cmp = report.comparison
     if cmp is None:
         return {}
-    return {
-        "answers": cmp.answer_rate_change,
-        "claims": cmp.rate_change,
-        "abstentions": cmp.abstention_change,
-    }
+    changes: dict[str, Change | None] = {"answers": cmp.answer_rate_change}
+    if cmp.corrected_change is not None and corrected_rates(report.rates):
+        changes["corrected"] = cmp.corrected_change
+    return changes | {"claims": cmp.rate_change, "abstentions": cmp.abstention_change}
+
+
+def gated_on_corrected(report: RunReport) -> bool:
+    """The gate used the review-corrected figures (``gate_on_corrected``, audit complete)."""
+    cmp = report.comparison
+    if cmp is not None:
+        return cmp.gated_on_corrected
+    own = report.rates.get(report.decision.gated_system)
+    policy = Policy.model_validate(report.policy)
+    return corrected_in_force(policy, own.corrected if own else None, None, False)
+
+
+def gated_row(report: RunReport) -> str:
+    """The measure an export marks as gated: 'corrected' when the gate used it, else
+    ``gated_measure``."""
+    return "corrected" if gated_on_corrected(report) else gated_measure(report)
 
 
 def _rates_rows(report: RunReport) -> list[str]:
     gated = gated_measure(report)
     rows = []
     for measure, items in measure_rows(report.rates).items():
+        if measure == "corrected":
+            continue  # corrected_lines shows it beside the judge's, with precision and recall
         mark = " [gated]" if measure == gated else ""
         rows.append(f"{MEASURE_TITLES[measure].capitalize()}{mark} ({MEASURE_HELP[measure]}):")
         for m in items:
@@ -184,20 +250,14 @@ def _change_line(ch: CorrectedChange) -> str:
 def corrected_lines(report: RunReport) -> list[str]:
     """The review-corrected answers with a hallucination beside the judge's, per system and
     for the change, once any audited answer is labelled; [] before."""
-    rates = [r.corrected for r in report.rates.values() if r.corrected is not None]
-    if not any(r.n_labelled - r.n_by_rule > 0 for r in rates):
+    rates = corrected_rates(report.rates)
+    if not rates:
         return []
     cmp = report.comparison
-    if cmp is not None:
-        gated = cmp.gated_on_corrected
-    else:
-        own = report.rates.get(report.decision.gated_system)
-        policy = Policy.model_validate(report.policy)
-        gated = corrected_in_force(policy, own.corrected if own else None, None, False)
     lines = [
         "",
         "Review-corrected answers with a hallucination (prediction-powered, from the random "
-        "audit sample)" + (" [gated]:" if gated else ":"),
+        "audit sample)" + (" [gated]:" if gated_on_corrected(report) else ":"),
         *(_rate_line(r) for r in rates),
     ]
     if cmp is not None and cmp.corrected_change is not None:
@@ -224,7 +284,7 @@ def summary_text(report: RunReport) -> str:
             f"cases, {ch.resamples} resamples, seed {ch.seed}; positive = worse):",
         ]
         for measure, change in measure_changes(report).items():
-            if change is None:
+            if change is None or measure == "corrected":
                 continue
             mark = "  [gated]" if measure == cmp.gated_measure else ""
             lines.append(

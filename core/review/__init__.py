@@ -6,14 +6,23 @@ Pure functions over records, shared by the store, the CLI and the dashboard::
 
     run = review_run(run_id, judged, overrides)  # effective report, queue, agreement
     run.queue.counts.text()                      # '4 of 25 reviewed, 21 awaiting review'
+    own_reviews("ana", overrides, suites, latest)  # ana's reviews, newest first
 """
 
 from ..models.review import PairReviewItem
 from .audit import AuditItem, audit_cases, audit_input, audit_items, audit_labels, audit_review_ids
 from .effective import apply_override, effective_report, judge_agreement, latest_by_claim
+from .mine import OwnReview, is_reviewer, override_change, own_reviews, review_kind
 from .queue import QueueCounts, ReviewQueue, first_order_preference, queue_ids, review_ids
 from .record import claim_review, review_record, reviewed_report, signoff_in_force
-from .reviewed import ReviewedRun, build_queue, review_run, run_summary
+from .reviewed import (
+    SUMMARY_VERSION,
+    ReviewedRun,
+    build_queue,
+    gated_measure,
+    review_run,
+    run_summary,
+)
 from .rights import (
     allow_unauthenticated_signoff,
     check_approval,
@@ -24,7 +33,9 @@ from .rights import (
 )
 
 __all__ = [
+    "SUMMARY_VERSION",
     "AuditItem",
+    "OwnReview",
     "PairReviewItem",
     "QueueCounts",
     "ReviewQueue",
@@ -43,12 +54,17 @@ __all__ = [
     "check_sign_off_identity",
     "effective_report",
     "first_order_preference",
+    "gated_measure",
+    "is_reviewer",
     "judge_agreement",
     "latest_by_claim",
     "may_sign_off",
+    "override_change",
+    "own_reviews",
     "queue_ids",
     "release_managers",
     "review_ids",
+    "review_kind",
     "review_record",
     "review_run",
     "reviewed_report",

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import RunReport
+from ..models import GateMeasure, RunReport
 from ..models.review import JudgeAgreement, Override, ReviewItem
 from .audit import audit_items, audit_labels
 from .effective import effective_report, judge_agreement, latest_by_claim
@@ -79,21 +79,42 @@ def review_run(run_id: str, judged: RunReport, overrides: Sequence[Override]) ->
     )
 
 
+SUMMARY_VERSION = 2
+"""Shape of ``run_summary``: 2 added the answer-level rate, its change and the gated measure.
+A stored summary of an older shape is recomputed when runs are listed."""
+
+
+def gated_measure(report: RunReport) -> GateMeasure:
+    """The measure the run's gate used: 'answers' or 'claims' (a report from before the
+    policy said so gated on claims)."""
+    if report.comparison is not None:
+        return report.comparison.gated_measure
+    return "answers" if report.policy.get("gate_on", "claims") == "answers" else "claims"
+
+
 def run_summary(run: ReviewedRun) -> dict[str, Any]:
     """Numbers a run list shows (``RunRow``), cached by the store after every review.
 
-    ``n_review`` and ``pending_review`` are the queue's ``QueueCounts`` total and pending, so
-    ``halgate runs`` and the dashboard's Runs page agree with Triage and the banner.
+    Both hallucination rates of the gated system, answers with a hallucination
+    (``answer_rate``) and claims hallucinated (``micro_rate``), with their changes in compare
+    mode, and which of them the gate used. ``n_review`` and ``pending_review`` are the queue's
+    ``QueueCounts`` total and pending, so ``halgate runs`` and the dashboard's Runs page agree
+    with Triage and the banner.
     """
     effective = run.report
     d = effective.decision
     rates = effective.rates.get(d.gated_system)
-    change = effective.comparison.rate_change.estimate if effective.comparison else None
+    cmp = effective.comparison
+    answers_change = cmp.answer_rate_change if cmp is not None else None
     return {
+        "version": SUMMARY_VERSION,
         "status": d.status.value,
         "exit_code": d.exit_code,
+        "gated_measure": gated_measure(effective),
+        "answer_rate": rates.answer_level_rate if rates else None,
+        "answer_rate_change": answers_change.estimate if answers_change else None,
         "micro_rate": rates.micro_rate if rates else None,
-        "rate_change": change,
+        "rate_change": cmp.rate_change.estimate if cmp is not None else None,
         "n_claims": sum(len(a.claims) for a in effective.analyses),
         "n_review": run.queue.counts.total,
         "pending_review": run.queue.counts.pending,

@@ -24,8 +24,9 @@ from ..models import AuditLabel, HallucinationType, Preference, RunReport, Sever
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
 from ..review import effective as eff
 from ..review.audit import audit_review_ids
-from ..review.reviewed import ReviewedRun, review_run, run_summary
+from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
+from .reviewers import ReviewerMixin
 from .rows import (
     audit_of,
     claim_row,
@@ -50,6 +51,14 @@ def _whoami() -> str:
         return "halgate"
 
 
+def _stale_summary(row: dict[str, Any], latest_override: int) -> bool:
+    """A run's cached summary must be recomputed: none yet, overrides recorded since, or
+    stored by a halgate whose summary lacked fields (an older ``SUMMARY_VERSION``)."""
+    if row["summary_upto"] is None or row["summary_upto"] < latest_override:
+        return True
+    return int(json.loads(row["effective"] or "{}").get("version", 1)) < SUMMARY_VERSION
+
+
 # Every column a run list needs, never the report itself (megabytes per run).
 _LIST_RUNS = """
 SELECT r.run_id, r.created_at, r.mode, r.suite_name, r.suite_hash, r.judge_id,
@@ -60,7 +69,7 @@ ORDER BY r.created_at DESC, r.run_id DESC
 """
 
 
-class Store(SignOffMixin):
+class Store(SignOffMixin, ReviewerMixin):
     """A halgate review database; migrates itself on open. Use one per thread or process."""
 
     def __init__(self, path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -190,7 +199,7 @@ class Store(SignOffMixin):
         rows = list(self.db.query(_LIST_RUNS))
         out = []
         for r in rows:
-            if r["summary_upto"] is None or r["summary_upto"] < latest.get(r["run_id"], 0):
+            if _stale_summary(r, latest.get(r["run_id"], 0)):
                 run = self._refresh(r["run_id"])
                 r["effective"] = json.dumps(run_summary(run))
                 r["agreement"] = run.agreement.model_dump_json()
@@ -210,7 +219,8 @@ class Store(SignOffMixin):
     def cache_summary(self, run: ReviewedRun) -> dict[str, Any]:
         """Store the run-list summary of a reviewed run the caller already derived (the
         dashboard does after every review), so listing runs need not recompute it. Only a
-        summary of more overrides than the stored one is written."""
+        summary of more overrides than the stored one, or of a newer shape
+        (``SUMMARY_VERSION``), is written."""
         summary = run_summary(run)
         upto = max((o.id for o in run.overrides), default=0)
         try:
@@ -220,7 +230,9 @@ class Store(SignOffMixin):
                     "VALUES (?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET "
                     "effective = excluded.effective, agreement = excluded.agreement, "
                     "summary_upto = excluded.summary_upto "
-                    "WHERE run_summaries.summary_upto < excluded.summary_upto",
+                    "WHERE run_summaries.summary_upto < excluded.summary_upto "
+                    "OR coalesce(json_extract(run_summaries.effective, '$.version'), 1) "
+                    "< json_extract(excluded.effective, '$.version')",
                     [run.run_id, json.dumps(summary), run.agreement.model_dump_json(), upto],
                 )
         except sqlite3.OperationalError:

@@ -8,7 +8,7 @@ page shows each order's own result apart from the reconciled one.
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import components, loaders, state
+from halgate.dashboard import components, loaders, pair_form, state
 from halgate.models import PairwiseJudgement
 
 db, run_id, _, report = components.open_run_page("Pairwise", flash=False)
@@ -31,8 +31,8 @@ st.dataframe(
             "case": p.case_id,
             "A": p.system_a,
             "B": p.system_b,
-            "A first": components.order_result(judged.get(p.case_id, p)),
-            "B first": components.order_result(judged.get(p.case_id, p), swapped=True),
+            "A first": pair_form.order_result(judged.get(p.case_id, p)),
+            "B first": pair_form.order_result(judged.get(p.case_id, p), swapped=True),
             "reconciled": p.preference.value,
             "disagreement": p.disagreement,
             "confidence": p.confidence,
@@ -54,7 +54,7 @@ if pair.disagreement:
     st.warning("The two position-swapped verdicts disagree: this pair needs a human.")
 if pair.error:
     st.error(state.plain(f"The judge failed on this pair: {pair.error}"))
-components.pair_orders(pair, judged.get(pair.case_id, pair))
-components.pair_sides(report, pair)
+pair_form.pair_orders(pair, judged.get(pair.case_id, pair))
+pair_form.pair_sides(report, pair)
 st.caption("Justification")
 st.text(pair.justification)

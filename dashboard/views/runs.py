@@ -11,51 +11,77 @@ import streamlit as st
 from halgate.dashboard import actions, components, loaders, state
 from halgate.judges import judge_names
 from halgate.models import Mode, RunRow
-from halgate.present import judge_health_chart, rate_trend_chart, trend_rows
+from halgate.present import (
+    TREND_COLUMN_TITLES,
+    TREND_COLUMNS,
+    judge_health_chart,
+    rate_trend_chart,
+    trend_column,
+    trend_rows,
+)
 
 HEALTH_RUNS = 12
 HEALTH_AUTO_CLAIMS = 50_000
 # Shown whole at 1440 px (about 980 px beside the sidebar). The run id carries its creation
-# time and a pairwise run says so in its rate; created, mode, pending reviews and override
-# counts stay in the table's data.
+# time; each rate cell holds the gated system's rate and, in compare mode, its change; created,
+# mode, pending reviews and override counts stay in the table's data.
+ANSWERS = "answers"
+CLAIMS = "claims"
+RATES_LEGEND = (
+    "**answers**: share of answers with a hallucination · **claims**: share of claims "
+    "hallucinated (the gated system's, effective verdicts) · in brackets: candidate − baseline "
+    "in percentage points, positive = worse · ● the measure the gate uses"
+)
 RUN_COLUMNS = [
     "run",
     "suite",
     "judge",
     "decision",
     "as judged",
-    "rate",
-    "change",
+    ANSWERS,
+    CLAIMS,
     "reviewed",
     "sign-off",
 ]
+_RATE_HELP = (
+    "Gated system's {what} (effective verdicts), then in brackets candidate − baseline in "
+    "percentage points (positive = worse). ● marks the measure the gate uses; n/a: the run "
+    "has none (pairwise) or was stored without it."
+)
 RUN_CONFIG = {
     "run": st.column_config.TextColumn(width=170),
-    "suite": st.column_config.TextColumn(width=100),
-    "judge": st.column_config.TextColumn(width=130),
-    "decision": st.column_config.TextColumn(width=115),
-    "as judged": st.column_config.TextColumn(width=115),
-    "rate": st.column_config.TextColumn(
-        width=95, help="Gated system's share of claims hallucinated (effective verdicts)."
+    "suite": st.column_config.TextColumn(width=90),
+    "judge": st.column_config.TextColumn(width=115),
+    "decision": st.column_config.TextColumn(width=105),
+    "as judged": st.column_config.TextColumn(width=105),
+    ANSWERS: st.column_config.TextColumn(
+        width=115, help=_RATE_HELP.format(what="share of answers with a hallucination")
     ),
-    "change": st.column_config.TextColumn(
-        width=75, help="Candidate − baseline in percentage points; positive = worse."
+    CLAIMS: st.column_config.TextColumn(
+        width=115, help=_RATE_HELP.format(what="share of claims hallucinated")
     ),
-    "reviewed": st.column_config.TextColumn(width=65, help="Of the claims in the review queue."),
-    "sign-off": st.column_config.TextColumn(width=100),
+    "reviewed": st.column_config.TextColumn(width=65, help="Of the items in the review queue."),
+    "sign-off": st.column_config.TextColumn(width=90),
 }
 
 
-def _rate(row: RunRow) -> str:
-    """The gated rate as a percentage; a pairwise run has preferences, not a rate."""
-    if row.micro_rate is not None:
-        return f"{row.micro_rate:.1%}"
-    return "n/a (pairwise)" if row.mode == Mode.PAIRWISE else "—"
+def _rate(row: RunRow, measure: str) -> str:
+    """One measure's rate with its change ("● 20.8% (+5.0)"); a pairwise run has
+    preferences, not a rate."""
+    rate, change = (
+        (row.answer_rate, row.answer_rate_change)
+        if measure == "answers"
+        else (row.micro_rate, row.rate_change)
+    )
+    if rate is None:
+        return "n/a (pairwise)" if row.mode == Mode.PAIRWISE else "n/a"
+    text = f"{rate:.1%}" + ("" if change is None else f" ({_change(change)})")
+    return ("● " if row.gated_measure == measure else "") + text
 
 
-def _change(change: float | None) -> str:
-    """Candidate − baseline with its sign, in percentage points ("+21.2 pts")."""
-    return "—" if change is None else f"{change * 100:+.1f} pts"
+def _change(change: float) -> str:
+    """Candidate − baseline with its sign, in percentage points ("+21.2")."""
+    return f"{change * 100:+.1f}"
 
 
 def _open_new_run(run_id: str, message: str) -> None:
@@ -85,8 +111,8 @@ else:
                 "judge": r.judge_id,
                 "decision": r.status.value,
                 "as judged": r.judged_status.value,
-                "rate": _rate(r),
-                "change": _change(r.rate_change),
+                ANSWERS: _rate(r, "answers"),
+                CLAIMS: _rate(r, "claims"),
                 "reviewed": f"{r.n_review - r.pending_review} of {r.n_review}",
                 "pending review": r.pending_review,
                 "overrides": r.n_overrides,
@@ -97,6 +123,7 @@ else:
             for r in runs
         ]
     )
+    st.caption(RATES_LEGEND)
     st.dataframe(table, hide_index=True, column_order=RUN_COLUMNS, column_config=RUN_CONFIG)
     ids = [r.run_id for r in runs]
     current = state.selected_run()
@@ -108,7 +135,18 @@ else:
         st.switch_page("views/overview.py")
 
     trend, health = st.columns(2)
-    components.chart(trend, rate_trend_chart(pd.DataFrame(trend_rows(runs))), key="trend")
+    rates = pd.DataFrame(trend_rows(runs))
+    measures = list(TREND_COLUMNS.values())
+    column = trend.radio(
+        "Trend of",
+        measures,
+        index=measures.index(trend_column(rates)),
+        format_func=TREND_COLUMN_TITLES.__getitem__,
+        horizontal=True,
+        key="runs-trend",
+        help="Default: the measure the newest run's gate uses.",
+    )
+    components.chart(trend, rate_trend_chart(rates, column), key="trend")
     recent = runs[:HEALTH_RUNS]
     # Judge health needs each run's full report; read it without asking only when cheap.
     cheap = sum(r.n_claims for r in recent) <= HEALTH_AUTO_CLAIMS

@@ -3,20 +3,27 @@ cases that need a person (A beside B, decided A / B / TIE with a comment).
 
 The banner, the progress, the claim card with the review form and the whole queue live in one
 fragment, so a confirm or overturn redraws just this part, and all of it already shows the
-new override (the write happens in the form's callback, before the redraw).
+new override (the write happens in the form's callback, before the redraw). The whole queue
+says who reviewed each item, what they decided and when.
+
+Keyboard: each form's buttons carry shortcuts (``components.KEYS``: Alt+Y confirm or record,
+Alt+O overturn, Alt+N skip to the next item), listed under the title; they work while the
+comment box has the focus, so a reviewer reads, types why and decides without the mouse.
 """
 
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import audit_form, components, loaders, state
+from halgate.dashboard import audit_form, components, loaders, pair_form, state
 from halgate.models import RunReport
+from halgate.present import queue_audit_rows, queue_claim_rows, queue_pair_rows
 from halgate.review import PairReviewItem, ReviewQueue
 
 SKIPPED = "triage_skipped"
 
 components.page_setup()
 st.title("Triage")
+st.caption(components.KEY_HELP)
 picked = components.require_run()
 if picked is None:
     st.stop()
@@ -27,40 +34,29 @@ def _skip(claim_id: str) -> None:
     st.session_state.setdefault(SKIPPED, {}).setdefault(run_id, []).append(claim_id)
 
 
+# Whole inside the expander at 1440 px (about 940 px).
+_QUEUE_COLUMNS = {
+    "claim": st.column_config.TextColumn(width=160),
+    "severity": st.column_config.TextColumn(width=75),
+    "verdict": st.column_config.TextColumn(width=135),
+    "judge verdict": st.column_config.TextColumn(width=135),
+    "reviewed": st.column_config.CheckboxColumn(width=65),
+    "decision": st.column_config.TextColumn(width=125),
+    "by": st.column_config.TextColumn(width=90),
+    "when (UTC)": st.column_config.TextColumn(width=130),
+}
+
+
 def _whole_queue(queue: ReviewQueue) -> None:
-    """Every queued claim with its effective verdict and reviewer (redrawn with the fragment,
-    so it is current after each confirm or overturn)."""
+    """Every queued claim, pair and audited answer with what is in force and who reviewed it,
+    what they decided and when (redrawn with the fragment, so it is current after each step)."""
     with st.expander("Whole queue", key="tr-whole-queue"):
-        st.dataframe(
-            [
-                {
-                    "claim": i.claim.claim_id,
-                    "severity": i.claim.severity.value if i.claim.severity else "",
-                    "verdict": i.claim.verdict.value,
-                    "judge verdict": i.judged.verdict.value,
-                    "reviewed": i.reviewed,
-                    "by": i.latest_override.reviewer if i.latest_override else "",
-                }
-                for i in queue.items
-            ],
-            hide_index=True,
-        )
+        st.dataframe(queue_claim_rows(queue), hide_index=True, column_config=_QUEUE_COLUMNS)
         if queue.pairs:
-            st.dataframe(
-                [
-                    {
-                        "pair": p.review_id,
-                        "A": p.pair.system_a,
-                        "B": p.pair.system_b,
-                        "preference": p.pair.preference.value,
-                        "judge preference": p.judged.preference.value,
-                        "reviewed": p.reviewed,
-                        "by": p.latest_override.reviewer if p.latest_override else "",
-                    }
-                    for p in queue.pairs
-                ],
-                hide_index=True,
-            )
+            st.dataframe(queue_pair_rows(queue), hide_index=True)
+        if queue.audit:
+            st.caption("Audit sample")
+            st.dataframe(queue_audit_rows(queue), hide_index=True)
 
 
 def _next_pair(report: RunReport, item: PairReviewItem, left: int) -> None:
@@ -72,13 +68,13 @@ def _next_pair(report: RunReport, item: PairReviewItem, left: int) -> None:
         st.warning("The two position-swapped verdicts disagree: decide which output is better.")
     if pair.error:
         st.error(state.plain(f"The judge failed on this pair: {pair.error}"))
-    components.pair_orders(item.pair, pair)
-    components.pair_sides(report, pair)
+    pair_form.pair_orders(item.pair, pair)
+    pair_form.pair_sides(report, pair)
     st.caption("Justification")
     st.text(pair.error or pair.justification)
-    components.pair_review_form(
+    pair_form.pair_review_form(
         db, run_id, item.review_id, key=f"tr-pair-{item.review_id}",
-        on_skip=lambda: _skip(item.review_id),
+        on_skip=lambda: _skip(item.review_id), keys=True,
     )  # fmt: skip
 
 
@@ -97,7 +93,8 @@ def _next_claim(report: RunReport, queue: ReviewQueue) -> None:
     if not todo:
         if skipped and counts.pending:
             st.info(f"Only skipped items are left ({len(skipped)}).")
-            if st.button("Go through the skipped items again"):
+            again = "Go through the skipped items again"
+            if st.button(again, shortcut=components.KEYS["skip"]):
                 st.session_state[SKIPPED][run_id] = []
                 st.rerun(scope="fragment")
         else:
@@ -113,7 +110,12 @@ def _next_claim(report: RunReport, queue: ReviewQueue) -> None:
     st.caption(state.plain(f"claim {claim.claim_id} · {left} left to review"))
     components.evidence(report, claim, key="tr")
     components.review_form(
-        db, run_id, claim, key=f"tr-{claim.claim_id}", on_skip=lambda: _skip(claim.claim_id)
+        db,
+        run_id,
+        claim,
+        key=f"tr-{claim.claim_id}",
+        on_skip=lambda: _skip(claim.claim_id),
+        keys=True,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -313,3 +314,51 @@ def test_approving_a_run_that_did_not_pass_needs_override_gate(db, monkeypatch):
     cli("override", RUN, "q1/candidate/0", "-m", "confirmed", "-r", "ana", "--db", db)
     show = cli("show", RUN, "--db", db).output
     assert "Sign-off in force: none" in show and "[STALE" in show and "[in force]" not in show
+
+
+# --------------------------------------------------------------- #11 both rates, #13 my reviews
+
+
+def test_runs_shows_both_rates_with_changes_and_marks_the_gated_one(db):
+    lines = cli("runs", "--db", db).output.splitlines()
+    head, row, legend = lines[0].split(), lines[1].split(), lines[-1]
+    assert head[6:10] == ["answers", "change", "claims", "change"]  # after "run id" .. effective
+    # 2 of 3 candidate answers and claims hallucinated, none of the baseline's; answers gate
+    assert row[5:9] == ["66.7%*", "+66.7%", "66.7%", "+66.7%"]
+    assert "answers = answers with a hallucination" in legend
+    assert "claims = claims hallucinated" in legend and "* = the measure the gate uses" in legend
+    [listed] = json.loads(cli("runs", "--json", "--db", db).output)
+    assert listed["answer_rate"] == pytest.approx(2 / 3) == listed["micro_rate"]
+    assert (listed["answer_rate_change"], listed["gated_measure"]) == (
+        pytest.approx(2 / 3),
+        "answers",
+    )
+
+
+def test_runs_shows_n_a_for_a_rate_a_run_does_not_have(store_db):
+    from halgate.models import Mode
+
+    pairwise = build_report(run_id=RUN).model_copy(
+        update={"mode": Mode.PAIRWISE, "analyses": [], "rates": {}, "comparison": None}
+    )
+    with Store(store_db) as store:
+        store.save_run(pairwise)
+    row = cli("runs", "--db", store_db).output.splitlines()[1].split()
+    assert row[5:9] == ["n/a", "n/a", "n/a", "n/a"]
+
+
+def test_reviews_lists_a_reviewers_own_overrides_newest_first(db):
+    cli("override", RUN, "q1/candidate/0", "--verdict", "SUPPORTED", "-m", "ok", "-r", "ana",
+        "--db", db)  # fmt: skip
+    cli("override", RUN, "q1/candidate/0", "-m", "contradicted after all", "-r", "bo", "--db", db)
+    cli("override", RUN, "q2/candidate/0", "-m", "right", "-r", "ana", "--db", db)
+    r = cli("reviews", "-r", "ana", "--db", db)
+    assert r.exit_code == 0, r.output
+    first, second, total = r.output.splitlines()
+    assert f"{RUN} (tiny)  q2/candidate/0 [claim] confirmed (in force): right" in first
+    assert "q1/candidate/0 [claim] verdict=SUPPORTED (superseded): ok" in second
+    assert total == "2 review(s) by ana in 1 run(s), newest first"
+    limited = cli("reviews", "-r", "ana", "--limit", "1", "--db", db).output.splitlines()
+    assert len(limited) == 2 and "q2/candidate/0" in limited[0]
+    none = cli("reviews", "--db", db, env={"HALGATE_REVIEWER": "carol"})
+    assert none.exit_code == 0 and none.output == "no reviews by carol in this database\n"

@@ -77,7 +77,7 @@ def _queue_row(page, claim_id: str, *expected: str, timeout: float = 30) -> str:
     scrolled to both ends while waiting (a reviewed claim may sort elsewhere).
     """
     grid = page.locator('[data-testid="stExpander"]').filter(has_text="Whole queue")
-    grid = grid.locator('[data-testid="stDataFrame"]')
+    grid = grid.locator('[data-testid="stDataFrame"]').first  # claims; then the audit sample
     seen = ""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -82,13 +82,19 @@ def _runs_table(at: AppTest):
     return at.dataframe[0].value.set_index("run")
 
 
-def test_runs_table_shows_a_signed_change_in_points(app, dashboard_db):
-    table = _runs_table(app)
-    change = table.loc[dashboard_db[1], "change"]
-    assert change.startswith("+") and change.endswith(" pts"), change
-    assert table.loc[dashboard_db[1], "rate"].endswith("%")
+def test_runs_table_shows_both_rates_with_signed_changes_in_points(app, dashboard_db):
+    row = _runs_table(app).loc[dashboard_db[1]]
+    answers, claims = row["answers"], row["claims"]
+    # "● 66.7% (+66.7)": the gated measure (answers, the default) is marked, changes signed
+    assert answers.startswith("● ") and answers.endswith(")") and "% (+" in answers, answers
+    assert not claims.startswith("●") and "% (+" in claims, claims
     config, order = _config(app.dataframe[0])
-    assert len(order) <= 9 and "change" in order and "sign-off" in order
+    assert len(order) <= 9 and "sign-off" in order
+    assert {"answers", "claims"} <= set(order)
+    assert sum(config[c]["width"] for c in order) <= 980  # whole at 1440 px beside the sidebar
+    assert "percentage points" in config["claims"]["help"]
+    legend = next(c.value for c in app.caption if c.value.startswith("**answers**"))
+    assert "answers with a hallucination" in legend and "claims hallucinated" in legend
 
 
 def test_runs_table_says_why_a_pairwise_run_has_no_rate(app, dashboard_db):
@@ -99,8 +105,7 @@ def test_runs_table_says_why_a_pairwise_run_has_no_rate(app, dashboard_db):
         store.save_run(report)
     app.run()
     row = _runs_table(app).loc[report.run_id]
-    assert row["rate"] == "n/a (pairwise)"
-    assert row["change"] == "—"
+    assert row["answers"] == row["claims"] == "n/a (pairwise)"
 
 
 # ------------------------------------------------------------------ 4. error lists

@@ -22,6 +22,10 @@ a model would if an answer escaped its delimiters), ``strict-schema`` (reads no 
 answers exactly by the JSON Schema in ``response_format``, as a schema-following decoder
 does: enum values, arbitrary strings; a schema strict mode cannot take is refused with 400;
 see ``strict.py``).
+
+It also speaks the Batch API (``/v1/files``, ``/v1/batches``; see ``batches.py``): a batch's
+lines are answered with the same reply logic and script as live requests, after
+``fake.batch_api.polls`` polls, ending as ``fake.batch_api.outcome`` says.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .batches import FakeBatches, is_batch_api, serve
 from .replies import CASE, case_blocks, completion, default_reply, parse_blocks
 from .strict import schema_instance, strict_reply, strict_schema_problem
 
@@ -87,6 +92,7 @@ class FakeOpenAI:
         self._server.daemon_threads = True
         self._server.fake = self  # type: ignore[attr-defined]
         self._thread: threading.Thread | None = None
+        self.batch_api = FakeBatches()  # /v1/files and /v1/batches (batches.py)
 
     @property
     def url(self) -> str:
@@ -144,6 +150,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server naming
         fake: FakeOpenAI = self.server.fake  # type: ignore[attr-defined]
+        if is_batch_api(self.path):
+            serve(self, fake, "GET", b"")
+            return
         if self.path.rstrip("/").endswith("/_stats"):  # for benchmarks running the fake apart
             self._json(200, {"completions": len(fake.completions())})
         elif self.path.rstrip("/").endswith("/models"):
@@ -154,6 +163,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - http.server naming
         fake: FakeOpenAI = self.server.fake  # type: ignore[attr-defined]
         length = int(self.headers.get("Content-Length", 0))
+        if is_batch_api(self.path):
+            serve(self, fake, "POST", self.rfile.read(length))
+            return
         body = json.loads(self.rfile.read(length) or b"{}")
         record = Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
         if not self.path.rstrip("/").endswith("/chat/completions"):
@@ -209,7 +221,8 @@ class _Handler(BaseHTTPRequestHandler):
         message = params.get("message", f"fake error {code}")
         self._json(code, {"error": {"message": message, "type": "server_error"}}, headers)
 
-    def _content(self, fake: FakeOpenAI, record: Recorded, b: Behaviour) -> str:
+    @staticmethod
+    def _content(fake: FakeOpenAI, record: Recorded, b: Behaviour) -> str:
         if b.kind == "reply":
             return b.params["content"]
         if b.kind == "json":
@@ -286,6 +299,7 @@ class _Handler(BaseHTTPRequestHandler):
 __all__ = [
     "CASE",
     "Behaviour",
+    "FakeBatches",
     "FakeOpenAI",
     "Recorded",
     "case_blocks",

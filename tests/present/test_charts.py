@@ -13,9 +13,10 @@ from halgate.present.charts import (
     severity_shift_chart,
     tag_shift_chart,
     transitions_chart,
+    trend_column,
     type_shift_chart,
 )
-from halgate.present.tables import judge_health_row, trend_rows, verdict_transitions
+from halgate.present.tables import judge_health_row, rate_rows, trend_rows, verdict_transitions
 
 
 def bars(fig: go.Figure) -> dict[str, dict[str, int]]:
@@ -54,9 +55,15 @@ def test_shift_charts_say_why_they_are_empty_without_a_comparison(make_report):
 
 
 def _row(
-    run_id: str, rate: float, change: float | None, at: str = "2026-01-01T00:00", suite: str = "s"
+    run_id: str,
+    rate: float,
+    change: float | None,
+    at: str = "2026-01-01T00:00",
+    suite: str = "s",
+    **more,
 ) -> RunRow:
     return RunRow(
+        **more,
         run_id=run_id,
         created_at=f"{at}:00+00:00",
         mode="compare",
@@ -112,6 +119,52 @@ def test_rate_trend_says_why_it_is_empty_with_no_run_or_one_run_per_suite():
     assert empty_message(rate_trend_chart(pd.DataFrame(trend_rows(apart))))
     two = rate_trend_chart(pd.DataFrame(trend_rows([_row("r1", 0.2, None), _row("r2", 0.3, None)])))
     assert empty_message(two) is None and len(two.data) == 1
+
+
+def test_rate_trend_plots_the_gated_measure_answers_by_default(make_report):
+    """#11: the trend shows what gates; both rates are in the rows, baselines by difference."""
+    runs = [
+        _row("r2", 0.30, 0.10, at="2026-01-02T09:00", answer_rate=0.5, answer_rate_change=0.25,
+             gated_measure="answers"),
+        _row("r1", 0.20, 0.05, at="2026-01-01T09:00", answer_rate=0.4, answer_rate_change=0.2,
+             gated_measure="answers"),
+    ]  # fmt: skip
+    rates = pd.DataFrame(trend_rows(runs))
+    assert trend_column(rates) == "answer_rate"
+    fig = rate_trend_chart(rates)
+    assert fig.layout.title.text == "answers with a hallucination (gated) across runs, per suite"
+    lines = _lines(fig)
+    assert lines["s · candidate"] == [("r1", 0.4), ("r2", 0.5)]
+    assert [round(y, 9) for _, y in lines["s · baseline"]] == [0.2, 0.25]
+    claims = rate_trend_chart(rates, "micro_rate")
+    assert claims.layout.title.text == "claims hallucinated across runs, per suite"
+    assert _lines(claims)["s · candidate"] == [("r1", 0.2), ("r2", 0.3)]
+    # a run's own report gives the same rows (the HTML report and benchmarks use them)
+    report = make_report()
+    [base, cand] = sorted(rate_rows(report), key=lambda r: r["role"])
+    assert cand["answer_rate"] == report.rates["candidate"].answer_level_rate
+    assert cand["gated_measure"] == "answers" and base["role"] == "baseline"
+
+
+def test_rate_trend_follows_the_newest_run_that_says_what_gates():
+    claims = {"gated_measure": "claims", "answer_rate": 0.4}
+    runs = [
+        _row("new", 0.3, None, at="2026-01-03T09:00", **claims),
+        _row("mid", 0.2, None, at="2026-01-02T09:00", answer_rate=0.5, gated_measure="answers"),
+    ]
+    assert trend_column(pd.DataFrame(trend_rows(runs))) == "micro_rate"
+    assert "(gated)" in rate_trend_chart(pd.DataFrame(trend_rows(runs))).layout.title.text
+
+
+def test_runs_stored_without_the_answer_level_rate_trend_the_claims_unmarked():
+    """Older stored summaries say neither the answer-level rate nor the gated measure."""
+    runs = [_row("r2", 0.3, None, at="2026-01-02T09:00"), _row("r1", 0.2, None)]
+    rates = pd.DataFrame(trend_rows(runs))
+    assert trend_column(rates) == "micro_rate"
+    fig = rate_trend_chart(rates)
+    assert fig.layout.title.text == "claims hallucinated across runs, per suite"
+    # asked for the answer-level trend, the chart says why it has nothing to draw
+    assert "needs two runs" in empty_message(rate_trend_chart(rates, "answer_rate"))
 
 
 def test_judge_health_chart_counts_errors_and_puts_overturned_share_on_its_own_axis(make_report):

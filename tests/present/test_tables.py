@@ -64,3 +64,40 @@ def test_each_filter_narrows_exactly(frame, flt, expected):
 def test_filters_combine_with_and(frame):
     got = filter_claims(frame, ClaimFilter(systems=["candidate"], citation="unverified"))
     assert ids(got) == ["q1/candidate/0"]
+
+
+def test_queue_rows_say_who_reviewed_each_item_what_they_decided_and_when(make_report):
+    from halgate.models import Override
+    from halgate.present import queue_audit_rows, queue_claim_rows
+    from halgate.review import review_run
+
+    report = make_report()
+    run = review_run(
+        report.run_id,
+        report,
+        [
+            Override(
+                id=1,
+                run_id=report.run_id,
+                claim_id="q1/candidate/0",
+                verdict="SUPPORTED",
+                comment="dose ok",
+                reviewer="ana",
+                created_at="2026-01-05T10:11:12.345+00:00",
+            )
+        ],
+    )
+    rows = {r["claim"]: r for r in queue_claim_rows(run.queue)}
+    assert rows["q1/candidate/0"] == {
+        "claim": "q1/candidate/0",
+        "severity": "",
+        "verdict": "SUPPORTED",
+        "judge verdict": "CONTRADICTED",
+        "reviewed": True,
+        "decision": "verdict=SUPPORTED",
+        "by": "ana",
+        "when (UTC)": "2026-01-05 10:11:12",
+    }
+    assert (rows["q2/candidate/0"]["by"], rows["q2/candidate/0"]["reviewed"]) == ("", False)
+    audit = queue_audit_rows(run.queue)
+    assert audit and {r["label"] for r in audit} == {""}

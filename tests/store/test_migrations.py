@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 from halgate.errors import StoreError
 from halgate.models import GateStatus
+from halgate.review import SUMMARY_VERSION
 from halgate.store import SCHEMA_VERSION, Store
 
 from ..conftest import build_report
@@ -96,7 +97,9 @@ def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
     path, report = v1_db
     db = Database(str(path))
     m0002_cache_summary_append_only(db)
+    # a summary of today's shape (SUMMARY_VERSION), so it is read as it is: moved, not lost
     cached = {"status": "PASSED", "exit_code": 0, "n_overrides": 5, "n_claims": 6}
+    cached["version"] = SUMMARY_VERSION
     db.execute(
         "UPDATE runs SET effective = ?, agreement = '{}', summary_upto = 9 WHERE run_id = ?",
         [json.dumps(cached), report.run_id],
@@ -109,7 +112,27 @@ def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
         assert not columns & {"effective", "agreement", "summary_upto"}
         [row] = store.list_runs()  # upto 9 >= the one override: read, not recomputed
         assert (row.status, row.n_overrides) == (GateStatus.PASSED, 5)
+        assert row.answer_rate is None  # not in that summary: shown as n/a, never made up
         assert store.load_report(report.run_id) == report
+
+
+def test_a_summary_stored_before_the_answer_level_rate_is_recomputed_once(v1_db):
+    """A run-list summary without ``version`` (stored by a halgate that listed only the
+    claim-level rate) is recomputed on listing, stored, and then read as it is."""
+    path, report = v1_db
+    with Store(path) as store:
+        store.list_runs()
+        old = {"status": "PASSED", "exit_code": 0, "n_overrides": 1, "micro_rate": 0.5}
+        store.db.execute(
+            "UPDATE run_summaries SET effective = ? WHERE run_id = ?",
+            [json.dumps(old), report.run_id],
+        )
+        store.db.conn.commit()
+        [row] = store.list_runs()
+        assert row.answer_rate == pytest.approx(1 / 3) and row.gated_measure == "answers"
+        assert (row.micro_rate, row.status) == (pytest.approx(1 / 3), GateStatus.FAILED)
+        (text,) = store.db.execute("SELECT effective FROM run_summaries").fetchone()
+        assert json.loads(text)["version"] == SUMMARY_VERSION  # stored: not redone each time
 
 
 def test_judge_cache_has_the_columns_the_llm_judge_expects(store_db):

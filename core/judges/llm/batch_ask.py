@@ -8,6 +8,9 @@ reply is unusable as a whole or failed in transport, is asked alone from scratch
 case never costs its neighbours anything, and only a case that still fails alone becomes a
 harness error.
 
+A batch's reply may also come from the Batch API (``Asker.prefetched``): it is used and
+cached as a live one would be; a batch that failed there makes its cases harness errors.
+
 Every reply that arrives is cached at once under the batch key, even an unusable one: the
 cases it could not settle are then settled alone (and cached under their own keys), so an
 unchanged re-run makes zero calls and a killed run resumes without repeating a finished call.
@@ -79,30 +82,42 @@ class Batcher:
             future.cancel()
         await asyncio.gather(*self._running.values(), return_exceptions=True)
 
-    async def _reply(self, batch: Batch) -> tuple[str | None, Counter[str]]:
-        """The batch's reply text (None after a transport failure) and the usage it cost."""
+    async def _reply(self, batch: Batch) -> tuple[str | None, Counter[str], str | None]:
+        """The batch's reply text (None after a transport failure), the usage it cost, and
+        why it failed in the Batch API (its cases are then harness errors, not asked)."""
         hit = self.asker.cache.get(batch.key)
         if hit is not None:
-            return hit.response, Counter(cached=1)
+            return hit.response, Counter(cached=1), None
+        pre = self.asker.prefetched.get(batch.key)
+        if pre is not None:  # from the Batch API: cached like a live reply, even unusable
+            if pre.text is None:
+                return None, Counter(pre.usage), pre.error or "no reply in the batch output"
+            self.asker.cache.put(
+                batch.key, batch.prompt.version, self.asker.settings.model, pre.text, pre.usage
+            )
+            return pre.text, Counter(pre.usage), None
         try:
             reply = await self.asker.call(batch.messages, batch.reply_format())
         except TransportError:
-            return None, Counter()  # each case is asked alone; a real outage fails there
+            return None, Counter(), None  # each case is asked alone; a real outage fails there
         usage = Counter(
             calls=1, prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens
         )
         self.asker.cache.put(
             batch.key, batch.prompt.version, self.asker.settings.model, reply.text, dict(usage)
         )
-        return reply.text, usage
+        return reply.text, usage, None
 
     async def _settle(self, batch: Batch) -> dict[str, Outcome]:
-        text, usage = await self._reply(batch)
+        text, usage, failed = await self._reply(batch)
         parsed = parse_batch_reply(text, batch.expected()) if text is not None else None
         shares = apportion(usage, batch.weights)
 
         async def one(i: int, label: str, request: Request) -> tuple[str, Outcome]:
-            out = await self._case(label, request, parsed)
+            if failed is not None:  # failed in the Batch API: harness errors, these cases only
+                out = self.asker.failed(failed)
+            else:
+                out = await self._case(label, request, parsed)
             out.usage.update(shares[i])
             out.usage["batched"] += 1
             return label, out

@@ -168,7 +168,7 @@ class ChatClient:
             temperature=0,
             extra_body=extra,
         )
-        reply = _completion(raw.text)
+        reply = read_completion(raw.text)
         # A server that echoes the key (an Authorization header, a config dump) must not get it
         # into the parsed claims, the report or the store: scrub the reply where it arrives.
         return dataclasses.replace(reply, text=redact(reply.text, self._secret))
@@ -331,7 +331,7 @@ def _about_format(exc: Exception) -> bool:
     return any(word in text for word in ("response_format", "json", "schema", "format"))
 
 
-def _completion(body: str) -> Completion:
+def read_completion(body: str) -> Completion:
     """The reply text and token usage from a chat.completion body.
 
     Read as plain JSON rather than through the SDK's typed models: we need four fields, and

@@ -4,6 +4,11 @@ Registered as ``llm``. The pipeline per case: plan requests (``llm_requests``), 
 concurrently through the cache (``llm_ask``), then post-check the parsed replies against the
 answer and the sources (``llm_post``). A failure in one case is caught here, in exactly one
 place, and recorded as that case's harness error; the run goes on.
+
+With a ``prefetch`` (the Batch API, ``halgate.judges.llm_batch``), every planned call the
+cache cannot answer is first handed to it; it returns their replies, or raises while they
+are still pending (nothing is judged then). The cases are then settled as usual, the replies
+standing between the cache and the model.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from ...models import ClaimJudgement, JudgeSpec, Mode, PairwiseJudgement, Prefer
 from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_claims
 from ..protocol import JudgeResult, JudgeTask, ProgressCallback
 from ..registry import register_judge
-from .ask import Asker, Outcome
+from .ask import Asker, Outcome, PlannedCall, Prefetch, Prefetched
 from .batch import Batch, batch_prompt_version, pack_batches
 from .batch_ask import Batcher
 from .cache import JudgeCache, NoCache
@@ -48,11 +53,13 @@ class LLMJudge:
         severity_rules: SeverityRules | None = None,
         mode: Mode | None = None,
         cache: bool = True,
+        prefetch: Prefetch | None = None,
     ) -> None:
         self.settings = settings
         self.rules = severity_rules or SeverityRules()
         self.mode = mode
         self.use_cache = cache and bool(settings.db)
+        self.prefetch = prefetch
         stem = f"{mode.value}-{settings.prompt_version}" if mode else settings.prompt_version
         batch_version = batch_prompt_version(mode, settings)
         options: dict[str, Any] = {
@@ -65,6 +72,8 @@ class LLMJudge:
         if batch_version:  # the batch prompt judges too: it is part of the judge id
             stem = f"{stem}+{batch_version}"
             options |= {"batch_tokens": settings.batch_tokens, "max_batch": settings.max_batch}
+        if prefetch is not None:
+            options["batch_api"] = True  # replies come from the Batch API (not in the judge id)
         self.spec = JudgeSpec(
             name="llm", model=settings.model, prompt_version=stem, options=options
         )
@@ -140,12 +149,26 @@ class LLMJudge:
                 "the llm judge needs an API key for the OpenAI API: set OPENAI_API_KEY, pass "
                 "--api-key, or set api_key in the [llm] section of halgate.toml"
             )
+        if self.prefetch is not None and not self.use_cache:
+            raise UsageError(
+                "--batch-api needs the review database (--db): batches and their replies are "
+                "kept there until the run is finished"
+            )
         plans = [_plan(task, plan) for task in tasks]
         batches = pack_batches([p for p in plans if isinstance(p, list)], self.settings)
         db = self.settings.db if self.use_cache else None  # use_cache implies a db path
         cache = JudgeCache(db) if db else NoCache()
         client = ChatClient(self.settings)
-        batcher = Batcher(Asker(self.settings, client, cache), batches)
+        prefetched: dict[str, Prefetched] = {}
+        try:
+            if self.prefetch is not None:
+                calls = _calls(plans, batches)
+                prefetched = dict(await self.prefetch.prefetch(calls, cache, self.settings))
+        except BaseException:
+            await client.aclose()
+            cache.close()
+            raise
+        batcher = Batcher(Asker(self.settings, client, cache, prefetched), batches)
         try:
 
             async def one(task: JudgeTask, planned: list[Request] | Exception) -> JudgeResult:
@@ -156,7 +179,10 @@ class LLMJudge:
 
             running = [asyncio.ensure_future(one(t, p)) for t, p in zip(tasks, plans, strict=True)]
             try:
-                return list(await asyncio.gather(*running))
+                results = list(await asyncio.gather(*running))
+                if self.prefetch is not None:
+                    self.prefetch.finish()
+                return results
             except BaseException:  # e.g. the endpoint is unusable: stop every case now
                 for job in running:
                     job.cancel()
@@ -240,6 +266,15 @@ class LLMJudge:
         return result, judgement
 
 
+def _calls(
+    plans: Sequence[list[Request] | Exception], batches: Sequence[Batch]
+) -> list[PlannedCall]:
+    """Every call a run plans: its batches of small cases, and the requests sent alone."""
+    batched = {id(r) for b in batches for r in b.requests}
+    alone = [r for p in plans if isinstance(p, list) for r in p if id(r) not in batched]
+    return [*batches, *alone]
+
+
 def _plan(task: JudgeTask, plan: Planner) -> list[Request] | Exception:
     """A case's requests, planned up front so small cases can be batched together.
 
@@ -278,12 +313,15 @@ def make_llm_judge(
     severity_rules: SeverityRules | None = None,
     mode: Mode | str | None = None,
     cache: bool = True,
+    prefetch: Prefetch | None = None,
     **options: Any,
 ) -> LLMJudge:
-    """Build the LLM judge from options, OPENAI_* / HALGATE_MODEL variables and config."""
+    """Build the LLM judge from options, OPENAI_* / HALGATE_MODEL variables and config;
+    ``prefetch`` (e.g. ``halgate.judges.llm_batch.BatchAPI``) fetches replies before the
+    live calls."""
     try:
         import openai  # noqa: F401 - only to fail early with a helpful message
     except ImportError:  # pragma: no cover
         raise UsageError("the llm judge needs the openai package: pip install openai") from None
     settings = resolve_settings(options)
-    return LLMJudge(settings, severity_rules, Mode(mode) if mode else None, cache)
+    return LLMJudge(settings, severity_rules, Mode(mode) if mode else None, cache, prefetch)

@@ -1,0 +1,93 @@
+"""What `halgate batches` shows and resumes: the recorded batches, polled for their status.
+
+Listing polls every pending batch (``GET /v1/batches/{id}``, at the endpoint recorded with
+it unless another is given) and notes the status and request counts in the database; it
+never collects: ``halgate batches collect ID`` (or re-running the run command) does that,
+and finishes the run, from the inputs recorded with the batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...errors import EndpointError, NotFoundError, UsageError
+from ..llm.config import resolve_settings
+from .api import request_counts, status_line
+from .jobs import OPEN_STATES, BatchJob, BatchJobs
+from .remote import BatchClient
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    """One batch to show: as recorded (and just polled), with a note when polling failed."""
+
+    job: BatchJob
+    progress: str
+    note: str | None = None
+
+
+def list_batches(
+    db: Path | str,
+    *,
+    every: bool = False,
+    poll: bool = True,
+    base_url: str | None = None,
+    api_key: str | None = None,
+) -> list[BatchRow]:
+    """The batches not yet finished by a run (every batch with ``every``), oldest first;
+    pending ones polled first unless ``poll`` is False."""
+    if not Path(db).exists():
+        return []
+    with BatchJobs(db) as jobs:
+        shown = jobs.jobs(None if every else OPEN_STATES)
+        notes: dict[str, str] = {}
+        pending = [j for j in shown if j.state == "pending"]
+        if poll and pending:
+            notes = asyncio.run(_refresh(jobs, pending, base_url, api_key))
+            shown = [jobs.get(j.batch_id) or j for j in shown]
+    return [BatchRow(j, status_line(j.status, j.counts), notes.get(j.batch_id)) for j in shown]
+
+
+async def _refresh(
+    jobs: BatchJobs, pending: Sequence[BatchJob], base_url: str | None, api_key: str | None
+) -> dict[str, str]:
+    """Poll each pending batch at its endpoint; a batch that cannot be polled gets a note."""
+    notes: dict[str, str] = {}
+    clients: dict[str | None, BatchClient] = {}
+    try:
+        for job in pending:
+            url = base_url or job.base_url
+            if url not in clients:
+                options: dict[str, Any] = {"base_url": url, "api_key": api_key}
+                clients[url] = BatchClient(resolve_settings(options))
+            try:
+                remote = await clients[url].retrieve(job.batch_id)
+            except EndpointError as exc:
+                notes[job.batch_id] = f"not polled: {exc}"
+                continue
+            jobs.update(job.batch_id, status=remote.status, counts=request_counts(remote))
+    finally:
+        for client in clients.values():
+            await client.aclose()
+    return notes
+
+
+def batch_run_inputs(db: Path | str, batch_id: str) -> dict[str, Any]:
+    """The inputs of the run that submitted a batch, to finish it (``batches collect``)."""
+    if not Path(db).exists():
+        raise NotFoundError(f"no batch {batch_id!r}: the database {db} does not exist")
+    with BatchJobs(db) as jobs:
+        job = jobs.get(batch_id)
+        if job is None:
+            known = ", ".join(j.batch_id for j in jobs.jobs(OPEN_STATES)) or "none"
+            raise NotFoundError(f"no batch {batch_id!r} in {db}; open batches: {known}")
+    if not job.run:
+        raise UsageError(
+            f"batch {batch_id} was not submitted by `halgate run`: run the command that "
+            "submitted it again to collect it"
+        )
+    return dict(job.run)
