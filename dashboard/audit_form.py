@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import streamlit as st
-from halgate import HalgateError
-from halgate.dashboard import components, loaders, state
+from halgate.dashboard import components, state
 from halgate.models import AuditLabel, RunReport
 from halgate.present import highlight_answer, legend
 from halgate.review import AuditItem, ReviewQueue
@@ -108,8 +107,16 @@ def audit_label_form(
         b1, b2 = st.columns(2)
         b1.form_submit_button(
             "Record label",
-            on_click=_record,
-            args=(db, run_id, item.review_id, key),
+            on_click=components.record_decision,
+            args=(
+                db,
+                run_id,
+                item.review_id,
+                key,
+                "label",
+                "Choose whether the answer contains a hallucination.",
+                "{review_id} labelled {lower} by {reviewer}.",
+            ),
             type="primary",
             shortcut=components.KEYS["confirm"],
         )
@@ -119,30 +126,3 @@ def audit_label_form(
             args=(item.review_id,),
             shortcut=components.KEYS["skip"],
         )
-
-
-def _record(db: str, run_id: str, review_id: str, key: str) -> None:
-    """Record the label the form describes (a callback: runs before the redraw)."""
-    reviewer = state.reviewer()
-    if not reviewer:
-        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
-        return
-    label = st.session_state.get(f"{key}-label")
-    comment = str(st.session_state.get(f"{key}-comment") or "").strip()
-    if label is None:
-        state.flash("Choose whether the answer contains a hallucination.", "error")
-        return
-    if not comment:
-        state.flash("Say why in the comment: a label needs a reason.", "error")
-        return
-    try:
-        with state.open_store() as store:
-            store.add_override(run_id, review_id, label=label, comment=comment, reviewer=reviewer)
-    except HalgateError as exc:
-        state.flash(str(exc), "error")
-        return
-    st.session_state[f"{key}-comment"] = ""
-    st.session_state[f"{key}-label"] = None
-    loaders.invalidate()
-    loaders.reviewed(db, run_id, loaders.run_version(db, run_id))
-    state.flash(f"{review_id} labelled {label.lower()} by {reviewer}.")

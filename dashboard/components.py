@@ -311,3 +311,40 @@ def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> No
     loaders.reviewed(db, run_id, loaders.run_version(db, run_id))
     what = "overturned" if overturn else "confirmed"
     state.flash(f"{claim_id} {what} by {reviewer}.")
+
+
+def record_decision(
+    db: str, run_id: str, review_id: str, key: str, field: str, missing: str, said: str
+) -> None:
+    """Record the whole-item decision a form describes (an audit label, a pair preference)
+    in the override `field` (a callback: runs before the redraw). `missing` is the message
+    when nothing was chosen; `said` the confirmation, with {review_id}, {choice}, {lower}
+    (the choice in lowercase) and {reviewer}."""
+    reviewer = state.reviewer()
+    if not reviewer:
+        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
+        return
+    choice = st.session_state.get(f"{key}-{field}")
+    comment = str(st.session_state.get(f"{key}-comment") or "").strip()
+    if choice is None:
+        state.flash(missing, "error")
+        return
+    if not comment:
+        state.flash("Say why in the comment: a decision needs a reason.", "error")
+        return
+    try:
+        with state.open_store() as store:
+            store.add_override(
+                run_id, review_id, comment=comment, reviewer=reviewer, **{field: str(choice)}
+            )
+    except HalgateError as exc:
+        state.flash(str(exc), "error")
+        return
+    st.session_state[f"{key}-comment"] = ""
+    st.session_state[f"{key}-{field}"] = None
+    loaders.invalidate()
+    loaders.reviewed(db, run_id, loaders.run_version(db, run_id))
+    text = str(choice)
+    state.flash(
+        said.format(review_id=review_id, choice=text, lower=text.lower(), reviewer=reviewer)
+    )

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import streamlit as st
-from halgate import HalgateError
-from halgate.dashboard import components, loaders, state
+from halgate.dashboard import components, state
 from halgate.models import PairwiseJudgement, Preference, RunReport
 from halgate.present import highlight_answer
 from halgate.review import first_order_preference
@@ -80,40 +79,19 @@ def pair_review_form(
         b1, b2 = st.columns(2)
         b1.form_submit_button(
             "Record decision",
-            on_click=_decide_pair,
-            args=(db, run_id, review_id, key),
+            on_click=components.record_decision,
+            args=(
+                db,
+                run_id,
+                review_id,
+                key,
+                "preference",
+                "Choose A, B or TIE: which output is more factual.",
+                "{review_id}: {choice} recorded by {reviewer}.",
+            ),
             type="primary",
             shortcut=components.KEYS["confirm"] if keys else None,
         )
         if on_skip is not None:
             skip = components.KEYS["skip"] if keys else None
             b2.form_submit_button("Skip", on_click=on_skip, shortcut=skip)
-
-
-def _decide_pair(db: str, run_id: str, review_id: str, key: str) -> None:
-    """Record the pair decision the form describes (a callback: runs before the redraw)."""
-    reviewer = state.reviewer()
-    if not reviewer:
-        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
-        return
-    choice = st.session_state.get(f"{key}-preference")
-    comment = str(st.session_state.get(f"{key}-comment") or "").strip()
-    if choice is None:
-        state.flash("Choose A, B or TIE: which output is more factual.", "error")
-        return
-    if not comment:
-        state.flash("Say why in the comment: a decision needs a reason.", "error")
-        return
-    try:
-        with state.open_store() as store:
-            store.add_override(
-                run_id, review_id, preference=str(choice), comment=comment, reviewer=reviewer
-            )
-    except HalgateError as exc:
-        state.flash(str(exc), "error")
-        return
-    st.session_state[f"{key}-comment"] = ""
-    st.session_state[f"{key}-preference"] = None
-    loaders.invalidate()
-    loaders.reviewed(db, run_id, loaders.run_version(db, run_id))
-    state.flash(f"{review_id}: {choice} recorded by {reviewer}.")
