@@ -21,7 +21,7 @@ from halgate.inputs import (
 from halgate.judges import JudgeResult, build_judge
 from halgate.models import Mode
 from halgate.reports import parse_report
-from halgate.run import run_suite
+from halgate.run import check_two_systems, run_suite
 
 Progress = Callable[[int, int], object]
 
@@ -29,6 +29,8 @@ POLICY_OF_SUITE = "The suite's policy.toml, else defaults"
 POLICY_DEFAULTS = "Built-in defaults"
 POLICY_UPLOAD = "Upload TOML"
 POLICY_CHOICES = [POLICY_OF_SUITE, POLICY_DEFAULTS, POLICY_UPLOAD]
+MODES = [m.value for m in Mode]
+"""The run form's modes, as ``halgate run --mode`` takes them."""
 
 
 class ActionError(Exception):
@@ -76,9 +78,17 @@ def start_run(
     mode: str,
     policy_choice: str,
     policy_toml: bytes | None = None,
+    baseline: str = "baseline",
+    candidate: str = "candidate",
     progress: Progress | None = None,
 ) -> str:
     """Load a suite (folder or zip), judge it, decide, save the run in ``db``; return its id.
+
+    ``mode`` is any of ``halgate run --mode``; ``baseline`` and ``candidate`` are its
+    ``--baseline`` / ``--candidate`` (compare and pairwise set one against the other; gate and
+    consistency judge the candidate). Pairwise goes through the same ``run_suite``: a judge
+    with its own pairwise method (llm) asks in both orders, any other (offline, cascade)
+    derives the preference from its claims.
 
     The judge is built as ``halgate run --db DB`` builds it: same judge id, and the LLM
     judge's response cache lives in this database. A folder must lie under the server's
@@ -96,6 +106,11 @@ def start_run(
             suite = load_suite(suite_dir)
             policy = _policy(suite_dir, policy_choice, policy_toml, work)
             run_mode = Mode(mode)
+            baseline, candidate = baseline.strip(), candidate.strip()
+            try:
+                check_two_systems(run_mode, baseline, candidate)
+            except HalgateError as exc:
+                raise ActionError(f"Run not started: {exc}.") from None
             j = build_judge(judge, policy, run_mode, db)
             total, done = len(suite.cases), 0
 
@@ -105,7 +120,9 @@ def start_run(
                 if progress is not None:
                     progress(done, total)
 
-            report = run_suite(suite, j, policy, run_mode, progress=tick)
+            report = run_suite(
+                suite, j, policy, run_mode, baseline or None, candidate or None, progress=tick
+            )
         except HalgateError as exc:
             raise ActionError(f"Run not started: {_message(exc)}") from None
     with Store(db) as store:

@@ -100,12 +100,10 @@ def check_run_options(
     db: Path | None,
 ) -> None:
     """Refuse options that would fail only after judging (exit 4 before any work)."""
+    from ..run.engine import check_two_systems
     from ..store import check_db_target, writable_target
 
-    if mode in (Mode.COMPARE, Mode.PAIRWISE) and baseline == candidate:
-        raise UsageError(
-            f"--baseline and --candidate are both {baseline!r}: compare two different systems"
-        )
+    check_two_systems(mode, baseline, candidate, ("--baseline", "--candidate"))
     if policy is not None and policy.is_dir():
         raise UsageError(f"--policy {policy}: is a directory, not a policy TOML file")
     if out_path is not None:

@@ -1,4 +1,5 @@
-"""Pairwise results for the terminal: tallies and the pairs that need a person."""
+"""Pairwise results for the terminal: tallies, what the rates measured, the pairs that need a
+person."""
 
 from __future__ import annotations
 
@@ -9,9 +10,18 @@ from ..models import (
     Preference,
 )
 
+EVIDENCE_NOTE = (
+    "  Rates above: claims checked against the documents and each case's reference_answer,\n"
+    "  not the documents only as in compare mode, so they can differ from a compare run."
+)
+"""Why a pairwise run's rates are not a compare run's: ``plan_tasks`` adds the reference
+answer to a pairwise case's sources, so a claim that answer supports, contradicts or qualifies
+can get another verdict than in compare mode."""
+
 
 def pairwise_summary(pairs: Sequence[PairwiseJudgement]) -> str:
-    """A few lines for the terminal: tallies and the pairs that need a person."""
+    """A few lines for the terminal: tallies, what the claims were checked against, and the
+    pairs that need a person."""
     if not pairs:
         return ""
     a, b = pairs[0].system_a, pairs[0].system_b
@@ -19,6 +29,7 @@ def pairwise_summary(pairs: Sequence[PairwiseJudgement]) -> str:
     lines = [
         f"Pairwise ({len(pairs)} cases, judged in both orders): {a} preferred "
         f"{tally[Preference.A]}, {b} preferred {tally[Preference.B]}, ties {tally[Preference.TIE]}",
+        EVIDENCE_NOTE,
     ]
     for p in pairs:
         if p.needs_review:

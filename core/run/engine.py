@@ -29,6 +29,17 @@ from .parallel import judge_tasks
 NO_REFERENCE = "case has no reference_answer"
 
 
+def check_two_systems(
+    mode: Mode, baseline: str, candidate: str, named: tuple[str, str] = ("baseline", "candidate")
+) -> None:
+    """Compare and pairwise need two different systems: a system set against itself is a
+    usage error (refused before anything is judged); `named` says how the face calls them."""
+    if mode in (Mode.COMPARE, Mode.PAIRWISE) and baseline == candidate:
+        raise UsageError(
+            f"{named[0]} and {named[1]} are both {baseline!r}: compare two different systems"
+        )
+
+
 def choose_systems(
     suite: Suite, mode: Mode, baseline: str | None, candidate: str | None, system: str | None
 ) -> list[str]:
@@ -36,6 +47,7 @@ def choose_systems(
     known = sorted(suite.answers)
     if mode in (Mode.COMPARE, Mode.PAIRWISE):
         names = [baseline or "baseline", candidate or "candidate"]
+        check_two_systems(mode, names[0], names[1])
     else:
         pick = system or candidate or ("candidate" if "candidate" in known else known[-1])
         names = [pick]

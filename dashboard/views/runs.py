@@ -64,6 +64,14 @@ RUN_CONFIG = {
     "sign-off": st.column_config.TextColumn(width=90),
 }
 
+MODE_HELP = (
+    "As `halgate run --mode`. compare: candidate vs baseline; gate: the candidate vs the "
+    "documents; consistency: the candidate vs each case's reference answer; pairwise: which "
+    "of baseline / candidate is more factual, judged in both orders (any judge: llm asks the "
+    "model, offline and cascade prefer the answer with fewer severity-weighted "
+    "hallucinations). Pairwise checks claims against the documents and the reference answer."
+)
+
 
 def _rate(row: RunRow, measure: str) -> str:
     """One measure's rate with its change ("● 20.8% (+5.0)"); a pairwise run has
@@ -184,7 +192,20 @@ with start:
             help="offline: embedded, no network; llm: OPENAI_* settings or halgate.toml, "
             "responses cached in this database.",
         )
-        mode = c2.selectbox("Mode", ["compare", "gate", "consistency"], key="nr-mode")
+        mode = c2.selectbox("Mode", actions.MODES, key="nr-mode", help=MODE_HELP)
+        c3, c4 = st.columns(2)
+        baseline = c3.text_input(
+            "Baseline system",
+            "baseline",
+            key="nr-baseline",
+            help="answers/NAME.jsonl; compare and pairwise set the candidate against it.",
+        )
+        candidate = c4.text_input(
+            "Candidate system",
+            "candidate",
+            key="nr-candidate",
+            help="answers/NAME.jsonl; the system gated (gate and consistency judge only it).",
+        )
         policy_choice = st.radio("Policy", actions.POLICY_CHOICES, key="nr-policy")
         policy_file = st.file_uploader("Policy TOML", type=["toml"], key="nr-policy-file")
         submitted = st.form_submit_button("Run", type="primary")
@@ -197,6 +218,8 @@ with start:
                 archive=archive.getvalue() if archive and source.startswith("Upload") else None,
                 judge=judge,
                 mode=mode,
+                baseline=baseline,
+                candidate=candidate,
                 policy_choice=policy_choice,
                 policy_toml=policy_file.getvalue() if policy_file else None,
                 progress=lambda done, total: bar.progress(
