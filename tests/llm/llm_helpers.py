@@ -14,27 +14,32 @@ KEY = "sk-halgate-test-SECRET-0123456789abcdef"
 Q1, Q2, Q3 = (c["question"] for c in TINY_CASES)
 
 
-def cli(suite: Path, fake, tmp_path: Path, *extra: str, key: str = KEY):
-    """Invoke `halgate run --judge llm` in-process; returns (result, report path)."""
-    out = tmp_path / "report.json"
-    args = [
+def run_args(
+    suite: Path, fake, db: Path, out: Path, *extra: str, judge: str = "llm", key: str = KEY
+) -> list[str]:
+    """The arguments of a quiet `halgate run SUITE --judge JUDGE` against the fake server."""
+    return [
         "run",
         str(suite),
         "--judge",
-        "llm",
+        judge,
         "--base-url",
         fake.url,
         "--api-key",
         key,
         "--db",
-        str(tmp_path / "h.db"),
+        str(db),
         "--out",
         str(out),
         "-q",
-        "--max-batch",
-        "1",
         *extra,
     ]
+
+
+def cli(suite: Path, fake, tmp_path: Path, *extra: str, key: str = KEY):
+    """Invoke `halgate run --judge llm` in-process; returns (result, report path)."""
+    out = tmp_path / "report.json"
+    args = run_args(suite, fake, tmp_path / "h.db", out, "--max-batch", "1", *extra, key=key)
     return CliRunner().invoke(app, args), out
 
 

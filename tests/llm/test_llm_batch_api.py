@@ -16,28 +16,13 @@ from halgate.reports.json_report import load_report, validate_report_data
 from typer.testing import CliRunner
 
 from ..conftest import EXAMPLE_SUITE
-from .llm_helpers import KEY, Q2
+from .llm_helpers import KEY, Q2, run_args
 
 
 def run(fake, tmp_path: Path, suite: Path, *extra: str, judge: str = "llm"):
     """`halgate run --batch-api` against the fake (one case per request unless told)."""
-    args = [
-        "run",
-        str(suite),
-        "--judge",
-        judge,
-        "--base-url",
-        fake.url,
-        "--api-key",
-        KEY,
-        "--db",
-        str(tmp_path / "h.db"),
-        "--out",
-        str(tmp_path / "report.json"),
-        "-q",
-        "--batch-api",
-        *extra,
-    ]
+    out = tmp_path / "report.json"
+    args = run_args(suite, fake, tmp_path / "h.db", out, "--batch-api", *extra, judge=judge)
     if "--max-batch" not in extra:
         args += ["--max-batch", "1"]
     return CliRunner().invoke(app, args)

@@ -18,28 +18,13 @@ from halgate.reports.json_report import load_report
 from typer.testing import CliRunner
 
 from ..conftest import EXAMPLE_SUITE, claim
-from .llm_helpers import KEY
+from .llm_helpers import run_args
 
 
 def run(fake, tmp_path: Path, judge: str, *extra: str, suite: Path = EXAMPLE_SUITE, name="r"):
     """`halgate run SUITE --judge JUDGE` against the fake; (exit code, report or None)."""
     out = tmp_path / f"{name}.json"
-    args = [
-        "run",
-        str(suite),
-        "--judge",
-        judge,
-        "--base-url",
-        fake.url,
-        "--api-key",
-        KEY,
-        "--db",
-        str(tmp_path / f"{name}.db"),
-        "--out",
-        str(out),
-        "-q",
-        *extra,
-    ]
+    args = run_args(suite, fake, tmp_path / f"{name}.db", out, *extra, judge=judge)
     result = CliRunner().invoke(app, args)
     return result, (load_report(out) if out.exists() else None)
 
