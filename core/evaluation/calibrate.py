@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..evidence.index import evidence_index
-from ..judges.offline.answer_model import ANSWER_FEATURES, answer_vector
+from ..judges.offline.answer_model import ANSWER_FEATURES, Logistic, answer_vector
 from ..judges.offline.calibration_file import (
     Calibration,
     GeneralModelParams,
@@ -94,13 +94,16 @@ def _claim_label(start: int, end: int, row: BenchRow) -> bool:
     return any(a < end and start < b for a, b in row.spans)
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
-    """Weights and bias of an L2-penalised logistic regression (the intercept not shrunk).
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, l2: float, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
+    """Weights and bias of an L2-penalised logistic regression (the intercept not shrunk),
+    each row weighed by `weights` (default 1).
 
     Minimises sum(log loss) + l2/2 * |w|^2, i.e. scikit-learn's C = 1 / l2. Training only:
     the judge itself applies the weights with numpy and never imports scikit-learn.
     """
-    model = _logistic(l2).fit(x, y.astype(int))
+    model = _logistic(l2).fit(x, y.astype(int), sample_weight=weights)
     return model.coef_[0].astype(float), float(model.intercept_[0])
 
 
@@ -122,15 +125,12 @@ def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mean, np.where(scale > 1e-9, scale, 1.0)
 
 
-def _claim_probs(s: AnswerSample, model: dict[str, Any]) -> np.ndarray:
-    z = ((s.x - model["mean"]) / model["scale"]) @ model["weights"] + model["bias"]
-    return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
-
-
-def _fit(x: np.ndarray, y: np.ndarray, l2: float, weights: np.ndarray | None = None):
+def _fit(
+    x: np.ndarray, y: np.ndarray, l2: float, weights: np.ndarray | None = None
+) -> dict[str, Any]:
+    """A standardised fit, as the fields of answer_model.Logistic."""
     mean, scale = _standardise(x)
-    model = _logistic(l2).fit((x - mean) / scale, y.astype(int), sample_weight=weights)
-    w, b = model.coef_[0].astype(float), float(model.intercept_[0])
+    w, b = fit_logistic((x - mean) / scale, y, l2, weights)
     return {"mean": mean, "scale": scale, "weights": w, "bias": b}
 
 
@@ -149,7 +149,7 @@ def _out_of_fold(samples: Sequence[AnswerSample], l2: float, seed: int) -> list[
         held = set(order[k::FOLDS])
         model = _fit_claims([s for i, s in enumerate(samples) if i not in held], l2)
         for i in held:
-            probs[i] = _claim_probs(samples[i], model)
+            probs[i] = Logistic(**model).predict(samples[i].x)
     return probs
 
 
@@ -276,9 +276,8 @@ def _answer_out_of_fold(
     for k in range(FOLDS):
         held = np.zeros(len(labels), bool)
         held[order[k::FOLDS]] = True
-        m = _fit(x[~held], labels[~held], ANSWER_L2, weights[~held])
-        z = ((x[held] - m["mean"]) / m["scale"]) @ m["weights"] + m["bias"]
-        out[held] = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+        model = _fit(x[~held], labels[~held], ANSWER_L2, weights[~held])
+        out[held] = Logistic(**model).predict(x[held])
     return out
 
 

@@ -7,6 +7,7 @@ name the signal that decided it, and the same features are stored with the claim
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage
@@ -137,11 +138,18 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
         return True
     # "New York" / "NY": the code may stand for the whole name or for its unknown words.
     unknown = [t for t in tokens if not known(t)]
-    codes = [c for v in vocabs for c in v if len(c) <= 3 and c.isalpha() and is_content(c)]
+    codes = [c for v in vocabs for c in _codes(v)]
     whole = "".join(tokens)
     return any(abbreviates(c, whole) for c in codes) or all(
         any(abbreviates(c, t) for c in codes) for t in unknown
     )
+
+
+@lru_cache(maxsize=64)
+def _codes(vocabulary: frozenset[str]) -> tuple[str, ...]:
+    """The short codes of a vocabulary ("ca", "nsw"), once per vocabulary: scanning a long
+    document's words for every unknown name would cost the whole vocabulary each time."""
+    return tuple(c for c in vocabulary if len(c) <= 3 and c.isalpha() and is_content(c))
 
 
 def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:

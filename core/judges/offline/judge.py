@@ -165,9 +165,9 @@ class OfflineJudge:
             # limit was 74": a version named in one claim carries over to the next ones.
             context: tuple[Quantity, ...] = ()
             for claim in extract_claims(answer, task.case.case_id, system):
-                f = features.get(claim.text) or features.setdefault(
-                    claim.text, claim_features(claim.text)
-                )
+                f = features.get(claim.text)
+                if f is None:
+                    f = features[claim.text] = claim_features(claim.text)
                 named = f.reference.quantities if f.reference else ()
                 marks = version_marks(f.quantities + named)
                 context = marks or context

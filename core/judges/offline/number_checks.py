@@ -11,6 +11,8 @@ subject of their own.
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -208,45 +210,26 @@ def _date_reckoned(q: Quantity, dates: tuple[Quantity, ...], durations: list[Qua
 
 
 def _plus(value: str, period: Quantity) -> str | None:
-    """An ISO date ("2025-07-31", or "--07-31" without a year) moved on by a period, in the
-    same form; None when it cannot be reckoned (a day count without a year)."""
-    import datetime as dt
-
+    """An ISO date ("2025-07-31", or "--07-31" without a year, reckoned in 2001) moved on by
+    a period of days, months or years, in the same form; the last day of a month stays the
+    last ("31 July" + 3 months = "31 October"). None when it is no such date."""
     parts = value.lstrip("-").split("-")
     if len(parts) not in (2, 3) or not all(x.isdigit() for x in parts):
         return None
     year, month, day = (2001, *map(int, parts)) if len(parts) == 2 else tuple(map(int, parts))
     n = float(period.value)
-    if period.unit == "day":
-        try:
+    try:
+        if period.unit == "day":
             moved = dt.date(year, month, day) + dt.timedelta(days=n)
-        except ValueError:
-            return None
-        y, m, d = moved.year, moved.month, moved.day
-    else:
-        months = int(n) * (12 if period.unit == "year" else 1)
-        y, m0 = divmod(month - 1 + months, 12)
-        y, m = year + y, m0 + 1
-        last = [
-            31,
-            29 if y % 4 == 0 and (y % 100 or y % 400 == 0) else 28,
-            31,
-            30,
-            31,
-            30,
-            31,
-            31,
-            30,
-            31,
-            30,
-            31,
-        ][m - 1]
-        d = (
-            last
-            if day >= [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-            else min(day, last)
-        )
-    return f"--{m:02d}-{d:02d}" if len(parts) == 2 else f"{y:04d}-{m:02d}-{d:02d}"
+        else:
+            carry, m0 = divmod(month - 1 + int(n) * (12 if period.unit == "year" else 1), 12)
+            last = calendar.monthrange(year + carry, m0 + 1)[1]
+            # In any year (2000 is a leap year): 29 February counts as the month's end.
+            month_end = day >= calendar.monthrange(2000, month)[1]
+            moved = dt.date(year + carry, m0 + 1, last if month_end else min(day, last))
+    except ValueError:
+        return None
+    return f"--{moved.month:02d}-{moved.day:02d}" if len(parts) == 2 else moved.isoformat()
 
 
 def _derived(q: Quantity, others: tuple[Quantity, ...], tolerance: float) -> bool:
