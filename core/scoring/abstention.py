@@ -7,6 +7,7 @@ An abstention is an outcome of its own (DESIGN.md §3): it is counted per system
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -24,6 +25,7 @@ NO_CLAIM = "no checkable claim"
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _ALPHA = re.compile(r"[A-Za-z]+")
 _VOWELS = frozenset("aeiouy")
+_TRIPLE = re.compile(r"(.)\1\1")
 _KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm", "1234567890")
 _FILLER = frozenset({"lorem", "ipsum", "dolor", "blah", "asdf", "foo", "bar", "baz"})
 _REFUSAL_WORDS = 30  # a refusal is short: longer answers say something besides declining
@@ -47,8 +49,10 @@ _DECLINE = re.compile(
 _PLEASANTRY = re.compile(r"^\W*(?:sorry|apologies|unfortunately|i\s+apologi[sz]e)\W*$", re.I)
 
 
+@functools.lru_cache(maxsize=4096)
 def answer_problem(text: str) -> str | None:
-    """Why an answer cannot be analysed at all (empty or nonsense), else None."""
+    """Why an answer cannot be analysed at all (empty or nonsense), else None. Memoised:
+    planning, analysis and rescoring each ask it of every answer."""
     if not text.strip():
         return EMPTY
     if not _WORD.search(text):
@@ -68,6 +72,7 @@ def is_gibberish(text: str) -> bool:
     return garbled * 2 >= len(words)
 
 
+@functools.lru_cache(maxsize=65536)
 def _garbled(word: str) -> bool:
     if word.isupper() and len(word) <= 6:
         return False  # an acronym
@@ -76,7 +81,7 @@ def _garbled(word: str) -> bool:
         return True
     if len(w) >= 3 and not _VOWELS & set(w):
         return True
-    if re.search(r"(.)\1\1", w):
+    if _TRIPLE.search(w):
         return True
     return len(w) >= 3 and any(w in row for row in _KEYBOARD_ROWS)
 
@@ -95,6 +100,7 @@ def is_refusal_only(text: str) -> bool:
     return any(declines) and all(d or n for d, n in zip(declines, neutral, strict=True))
 
 
+@functools.lru_cache(maxsize=4096)
 def unjudgeable(text: str) -> str | None:
     """Why an answer is not sent to a judge: empty, nonsense, or a refusal; else None."""
     return answer_problem(text) or (REFUSAL if is_refusal_only(text) else None)
