@@ -62,22 +62,24 @@ def validate_report(report: RunReport) -> None:
     jsonschema for the path and message of each problem.
     """
     whole, one = _validators()
+    fast_whole, fast_one = _fast_validators()
+    # The shell holds every case, document and answer: 10,000 cases took 3 s in jsonschema.
     shell = report.model_copy(update={"analyses": []}).model_dump(mode="json")
-    _raise(list(whole.iter_errors(shell)), "report")
-    fast = _fast_analysis_validator()
+    if not fast_whole.is_valid(shell):
+        _raise(list(whole.iter_errors(shell)), "report")
     for i, analysis in enumerate(report.analyses):
         data = analysis.model_dump(mode="json")
-        if not fast.is_valid(data):
+        if not fast_one.is_valid(data):
             _raise(list(one.iter_errors(data)), "report", ("analyses", i))
 
 
 @lru_cache(maxsize=1)
-def _fast_analysis_validator() -> jsonschema_rs.Validator:
+def _fast_validators() -> tuple[jsonschema_rs.Validator, jsonschema_rs.Validator]:
+    """Compiled validators for a whole report and for one analysis (same committed schema)."""
     schema = load_schema("run_report")
     part = {"$schema": schema.get("$schema"), "$ref": "#/$defs/AnswerAnalysis"}
-    return jsonschema_rs.validator_for(
-        {**{k: v for k, v in part.items() if v}, "$defs": schema["$defs"]}
-    )
+    one = {**{k: v for k, v in part.items() if v}, "$defs": schema["$defs"]}
+    return jsonschema_rs.validator_for(schema), jsonschema_rs.validator_for(one)
 
 
 @lru_cache(maxsize=1)

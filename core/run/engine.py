@@ -183,7 +183,7 @@ def run_suite(
         usage=usage,
         timings={"judge_seconds": round(t1 - t0, 3)},
     )
-    report = rescore(report, policy)
+    report = rescore(report, policy, fresh=True)
     report.timings["total_seconds"] = round(time.perf_counter() - t0, 3)
     return report
 

@@ -59,28 +59,35 @@ def rescore(
     reviewed: Collection[str] = (),
     extra_review_ids: Collection[str] = (),
     audit: AuditInput | None = None,
+    fresh: bool = False,
 ) -> RunReport:
     """Recompute per-answer metrics, rates, comparison and decision from the claim records.
 
     With ``audit`` (a reviewed report's audit sample and labels) every system's rates carry
     the audit-corrected answer-level rate, the comparison its change, and the gate uses them
-    when the policy says so (``gate_on_corrected``) and the audit is complete.
+    when the policy says so (``gate_on_corrected``) and the audit is complete. ``fresh``
+    says the analyses were just built by ``analysis_of`` under this policy (the engine), so
+    their per-answer metrics are kept rather than computed twice.
     """
     policy = policy or Policy.model_validate(report.policy)
-    analyses = [
-        analysis_of(
-            a.case_id,
-            a.system,
-            a.claims,
-            policy,
-            a.error_message,
-            a.harness_error,
-            a.usage,
-            a.raw_output,
-            report.answers.get(a.system, {}).get(a.case_id),
-        )
-        for a in report.analyses
-    ]
+    analyses = (
+        report.analyses
+        if fresh
+        else [
+            analysis_of(
+                a.case_id,
+                a.system,
+                a.claims,
+                policy,
+                a.error_message,
+                a.harness_error,
+                a.usage,
+                a.raw_output,
+                report.answers.get(a.system, {}).get(a.case_id),
+            )
+            for a in report.analyses
+        ]
+    )
     rates = {
         s: system_rates(
             analyses,
