@@ -24,7 +24,7 @@ from ..models import (
 from ..scoring.abstention import answer_problem, unjudgeable
 from ..scoring.rescore import analysis_of, rescore
 from .pairwise import judge_pairs
-from .parallel import judge_tasks
+from .parallel import judge_tasks, relaxed_collector
 
 NO_REFERENCE = "case has no reference_answer"
 
@@ -143,6 +143,18 @@ def run_suite(
     """Evaluate a suite with a judge and decide the gate; the core of `halgate run`."""
     systems = choose_systems(suite, mode, baseline, candidate, system)
     check_runnable(suite, systems)
+    with relaxed_collector():
+        return _run(suite, judge, policy, mode, systems, progress)
+
+
+def _run(
+    suite: Suite,
+    judge: Judge,
+    policy: Policy,
+    mode: Mode,
+    systems: list[str],
+    progress: ProgressCallback | None,
+) -> RunReport:
     t0 = time.perf_counter()
     tasks = plan_tasks(suite, mode, systems)
     pairs = None

@@ -11,6 +11,33 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+
+def _trie_pattern(words: list[str]) -> str:
+    """One regex alternation for `words`, factored by common prefix ("d(?:ays?|ollars?)").
+
+    It matches exactly what the plain longest-first alternation matches, and tries the
+    same candidates in the same order (longest first), but the engine walks one branch
+    per character instead of trying every word at every number: a third of extraction.
+    """
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def alternation(node: dict) -> str:
+        branches = [re.escape(ch) + alternation(child) for ch, child in node.items() if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if "" in node:  # a word ends here: longer words first (greedy), then this one
+            return f"(?:{body})?" if len(branches) > 1 or len(body) > 1 else body + "?"
+        return body
+
+    return alternation(trie)
+
+
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
@@ -20,7 +47,7 @@ _MONTHS = {
     for m in names.split()
 }
 # The lookahead lets the regex engine skip most positions before trying the alternation.
-_MONTH = r"(?=[jfmasond])(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = r"(?=[jfmasond])(?P<mon>" + _trie_pattern(sorted(_MONTHS)) + r")\.?"
 # Every month name starts with one of these; a text without any needs only ISO dates.
 _MONTH_PREFIXES = tuple(sorted({m[:3] for m in _MONTHS}))
 _ORD = r"(?:st|nd|rd|th)?"
@@ -77,7 +104,9 @@ for _line in _UNIT_TABLE.strip().splitlines():
     for _name, _factor in re.findall(r"([^:]+?):([\d.e]+)(?:\s|$)", _spec):
         _UNITS[_name.strip()] = (_base, float(_factor))
 UNIT_WORDS = frozenset(u for u in _UNITS if " " not in u and len(u) > 1 and u.isalpha())
-_UNIT = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
+
+
+_UNIT = _trie_pattern(sorted(_UNITS))
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp"}
 _NUMBER = re.compile(
@@ -95,7 +124,7 @@ _WORD_VALUES: dict[str, float] = {w: i for i, w in enumerate(_ONES)}
 _WORD_VALUES |= {w: 20 + 10 * i for i, w in enumerate(_TENS)}
 _WORD_VALUES |= {"dozen": 12, "twice": 2, "hundred": 100}
 _WORD_VALUES |= {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_NUMWORD = "|".join(sorted(_WORD_VALUES, key=len, reverse=True))
+_NUMWORD = _trie_pattern(sorted(_WORD_VALUES))
 _WORD_NUMBER = re.compile(
     rf"\b(?P<words>(?:{_NUMWORD})(?:(?:\s+and\s+|[\s-])(?:{_NUMWORD}))*)\b"
     rf"(?:\s?(?P<unit>{_UNIT})(?![a-z]))?",
@@ -106,12 +135,31 @@ _WORD_NUMBER = re.compile(
 _ANY_DIGIT = re.compile(r"\d")
 _LETTERS = re.compile(r"[a-z]+")
 _ISO_DATES = [p for p in _DATES if "(?P<mon>" not in p.pattern]
-_MONTH_GATE = re.compile("|".join(_MONTH_PREFIXES))
+_MONTH_GATE = re.compile(r"\b(?:" + "|".join(_MONTH_PREFIXES) + ")")  # a month name starts a word
 
 
 def _dates_for(folded: str) -> list[re.Pattern[str]]:
     """The date patterns worth running on a (case-folded) text: all only if it has a month."""
-    return _DATES if _MONTH_GATE.search(folded) else _ISO_DATES
+    if _MONTH_GATE.search(folded):
+        return _DATES
+    return _ISO_DATES if "-" in folded else []
+
+
+# Cheap necessary conditions, so most sentences skip the costlier patterns: a phone
+# number has three digit groups joined by spaces, dots or dashes (or a leading +); a time
+# has a colon or an am/pm; a ratio a slash; an ISO date a dash.
+_PHONE_GATE = re.compile(r"\d\d[ .-]\d{2,5}[ .-]\d\d|\+\d")
+_AM_PM = re.compile(r"\d\s*[ap]\.?m", re.I)
+
+
+def _kinds_for(text: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The version, ratio and time patterns worth running on `text`, in that order."""
+    kinds = [("version", _VERSION)]
+    if "/" in text:
+        kinds.append(("ratio", _RATIO))
+    if ":" in text or _AM_PM.search(text):
+        kinds.append(("time", _TIME))
+    return kinds
 
 
 def _may_have_number_words(folded: str) -> bool:
@@ -162,11 +210,12 @@ def _extract(text: str) -> tuple[Quantity, ...]:
         for m in (m for pattern in _dates_for(folded) for m in pattern.finditer(text)):
             if free(m):
                 add(Quantity("date", _date_key(m), "", m.start(), m.end()))
-        for m in _PHONE.finditer(text):  # before plain numbers
+        phones = _PHONE.finditer(text) if _PHONE_GATE.search(text) else ()
+        for m in phones:  # before plain numbers
             if free(m) and sum(c.isdigit() for c in m.group()) >= 8:
                 digits = "".join(c for c in m.group() if c.isdigit())
                 add(Quantity("phone", digits, "", m.start(), m.end()))
-        for kind, pattern in (("version", _VERSION), ("ratio", _RATIO), ("time", _TIME)):
+        for kind, pattern in _kinds_for(text):
             for m in pattern.finditer(text):
                 if free(m):
                     add(Quantity(kind, _QUANTITY_VALUE[kind](m), "", m.start(), m.end()))
