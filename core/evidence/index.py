@@ -40,13 +40,18 @@ class Passage:
     text: str
     tokens: tuple[str, ...]
     stems: frozenset[str]
-    quantities: tuple[Quantity, ...]
     negated: frozenset[str]
     hedges: tuple[str, ...]
     hedged: frozenset[str]
     section: str = ""
     unknown: frozenset[str] = frozenset()  # key stems of a record field that is null
     leaf: Leaf | None = None  # the record field this passage shows (records only)
+
+    @functools.cached_property
+    def quantities(self) -> tuple[Quantity, ...]:
+        """The passage's numbers, dates and times, read when a claim's values are checked
+        against it: most passages of a long document never are."""
+        return tuple(extract_quantities(self.text))
 
 
 @dataclass
@@ -59,10 +64,15 @@ class DocumentIndex:
     passages: list[Passage]
     vocabulary: frozenset[str] = field(default=frozenset())
     stems: frozenset[str] = field(default=frozenset())
-    quantities: tuple[Quantity, ...] = ()
     title_stems: frozenset[str] = field(default=frozenset())
     title_quantities: tuple[Quantity, ...] = ()
     recency: str = ""  # latest date in the title: of two versions, the newer is in force
+
+    @functools.cached_property
+    def quantities(self) -> tuple[Quantity, ...]:
+        """Every value the document states (its passages', then its title's), read only
+        when a claim's value is missing from its evidence."""
+        return tuple(q for p in self.passages for q in p.quantities) + self.title_quantities
 
 
 @dataclass(frozen=True)
@@ -101,7 +111,6 @@ def make_passage(
         text=text,
         tokens=tuple(tokens),
         stems=stems,
-        quantities=tuple(extract_quantities(text)),
         negated=negated,
         hedges=tuple(cues),
         hedged=frozenset(hedged),
@@ -133,7 +142,6 @@ def index_document(doc: Document) -> DocumentIndex:
     stems = frozenset().union(*(p.stems for p in passages)) if passages else frozenset()
     # Title dates and versions count: "the March 2024 leaflet" names the document.
     title_quantities = tuple(extract_quantities(doc.title or ""))
-    quantities = tuple(q for p in passages for q in p.quantities) + title_quantities
     title = (doc.title or "") + " " + re.sub(r"[-_]+", " ", doc.doc_id)
     return DocumentIndex(
         doc.doc_id,
@@ -142,7 +150,6 @@ def index_document(doc: Document) -> DocumentIndex:
         passages,
         vocabulary,
         stems,
-        quantities,
         title_stems=frozenset(content_stems(tokenize(title))),
         title_quantities=title_quantities,
         recency=max((str(q.value) for q in title_quantities if q.kind == "date"), default=""),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage
+from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...text.lexicon import abbreviates
 from ...text.quantities import Quantity, quantity_matches
 from ...text.words import is_content, tokenize
@@ -93,21 +93,30 @@ def _rank(
     the claim names; ties go to the newest document version, then to retrieval score."""
     per_shared, bonus = th.identifying_quantity_bonus, th.citation_margin
     wanted = set(claim.stems)
-    recency = {d.doc_id: d.recency for d in index.docs}
+    recency = _newest_first(index)
     identifying = [q for q in claim.quantities if q.kind in _IDENTIFYING]
 
     def key(h: Hit) -> tuple[float, str, float]:
         p = h.passage
-        shared = sum(any(quantity_matches(q, o) for o in p.quantities) for q in identifying)
+        shared = (
+            sum(any(quantity_matches(q, o) for o in p.quantities) for q in identifying)
+            if identifying
+            else 0
+        )
         cov = _cover(wanted, p.stems) + per_shared * shared + (bonus if p.doc_id == named else 0.0)
-        return (-cov, _negate(recency.get(p.doc_id, "")), -h.score)
+        return (-cov, recency.get(p.doc_id, ""), -h.score)
 
     return sorted(hits, key=key)
 
 
-def _negate(s: str) -> str:
-    # Sort newest first with an ascending sort: map each digit d to 9 - d.
-    return s.translate(str.maketrans("0123456789", "9876543210"))
+#: Sorts newest first in an ascending sort: each digit d becomes 9 - d.
+_DIGITS_REVERSED = str.maketrans("0123456789", "9876543210")
+
+
+@per_index
+def _newest_first(index: EvidenceIndex) -> dict[str, str]:
+    """Each document's recency as a key that sorts the newest version first."""
+    return {d.doc_id: d.recency.translate(_DIGITS_REVERSED) for d in index.docs}
 
 
 def _greedy_cover(wanted: set[str], hits: list[Hit]) -> tuple[list[Passage], frozenset[str]]:

@@ -85,7 +85,7 @@ class _Judged:
         d = self.decision
         # Every field is already of its declared type, so validation would only cost time.
         return ClaimJudgement.model_construct(
-            **dict(claim),
+            **claim.__dict__,
             verdict=d.verdict,
             hallucination_type=d.type,
             severity=self.severity,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+from functools import lru_cache
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -47,19 +48,12 @@ def check_numbers(
     passage, then anywhere in the documents or the question (not invented, if not proven).
     """
     near = list(al.support) + ([al.best] if al.best and al.best not in al.support else [])
-    around = neighbours(near, index)
-    wanted = set(claim.stems)
-    # Retrieved passages about the claim nearly as much as its best evidence.
-    about = [
-        h.passage
-        for h in hits
-        if cover(wanted, h.passage.stems) >= al.coverage - th.number_context_slack
-    ]
     window = (th.number_context_before, th.number_context_after)
+    wider: list[Passage] | None = None  # found only for a value the evidence lacks
     for q in claim.quantities:
-        shown = claim.body[q.start : q.end].rstrip(".")
         if states(near, q):
             continue
+        shown = claim.body[q.start : q.end].rstrip(".")
         floor = al.coverage - th.number_context_slack
         passages = [h.passage for h in hits]
         durations = [o for p in near + passages for o in p.quantities] + list(claim.quantities)
@@ -89,14 +83,32 @@ def check_numbers(
         if rival is not None:
             al.number_conflict = al.number_conflict or rival
             al.numbers_unmatched.append(shown)
-        elif not any(quantity_matches(q, o) for o in question.quantities) and not (
-            states(around, q) or states(about, q) or _names_a_source(q, index)
-        ):
+        elif not any(quantity_matches(q, o) for o in question.quantities):
+            if wider is None:
+                wider = _wider_evidence(claim, al, near, index, hits, th)
+            if states(wider, q) or _names_a_source(q, index):
+                continue
             al.numbers_unmatched.append(shown)
             if any(quantity_matches(q, o) for d in index.docs for o in d.quantities):
                 al.numbers_elsewhere.append(shown)
             elif q.kind in _EXACT_KINDS:
                 al.values_invented.append(shown)
+
+
+def _wider_evidence(
+    claim: ClaimFeatures,
+    al: Alignment,
+    near: list[Passage],
+    index: EvidenceIndex,
+    hits: list[Hit],
+    th: Thresholds,
+) -> list[Passage]:
+    """Where else a value may be stated: next to the aligned passages, or in a retrieved
+    passage about the claim nearly as much as its best evidence."""
+    wanted = set(claim.stems)
+    floor = al.coverage - th.number_context_slack
+    about = [h.passage for h in hits if cover(wanted, h.passage.stems) >= floor]
+    return neighbours(near, index) + about
 
 
 #: Values whose invention is rarely innocent: a date, a clock time or a phone number that no
@@ -192,11 +204,13 @@ def _conflicting(
     return None
 
 
-def _context(text: str, q: Quantity, window: tuple[int, int]) -> set[str]:
-    """Content stems around a value: `window` characters (before, after) what it is about."""
+@lru_cache(maxsize=65_536)
+def _context(text: str, q: Quantity, window: tuple[int, int]) -> frozenset[str]:
+    """Content stems around a value: `window` characters (before, after) what it is about.
+    Memoised: each passage's values are compared with every claim of the case."""
     before, after = window
     around = text[max(0, q.start - before) : q.start] + " " + text[q.end : q.end + after]
-    return set(content_stems(tokenize(around)))
+    return frozenset(content_stems(tokenize(around)))
 
 
 def _date_reckoned(q: Quantity, dates: tuple[Quantity, ...], durations: list[Quantity]) -> bool:
