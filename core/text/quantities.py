@@ -8,8 +8,8 @@ changed number is the strongest single signal of a hallucination, so this is its
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 
 def _trie_pattern(words: list[str]) -> str:
@@ -167,11 +167,11 @@ def _may_have_number_words(folded: str) -> bool:
     return not _WORD_VALUES.keys().isdisjoint(_LETTERS.findall(folded))
 
 
-@dataclass(frozen=True)
-class Quantity:
-    """One number, date or time in a text, with its value in a base unit."""
+class Quantity(NamedTuple):
+    """One number, date or time in a text, with its value in a base unit (a named tuple:
+    a long document holds hundreds of thousands, and a tuple is made five times faster)."""
 
-    kind: str  # "number" | "date" | "time" | "version" | "ratio"
+    kind: str  # "number" | "date" | "time" | "version" | "ratio" | "phone"
     value: float | str  # float for numbers and times (minutes); "YYYY-MM-DD" style for dates
     unit: str  # base unit ("" when none): "%", "mg", "s", "day", "usd", ...
     start: int

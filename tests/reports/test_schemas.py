@@ -48,3 +48,17 @@ def test_report_writer_rejects_a_bad_analysis_with_its_path(
     with pytest.raises(ReportError, match=rf"analyses/{bad_index}/claims/0/score"):
         write_report(report, out)
     assert not out.exists()
+
+
+def test_report_writer_refuses_text_that_is_not_unicode(tiny_suite, tmp_path):
+    """A lone surrogate that slipped past the inputs is a clear error naming the file."""
+    from halgate.reports.json_report import write_report
+
+    report = _report_with_bad_claim(tiny_suite, 1, 0)
+    analysis = report.analyses[0]
+    claim = analysis.claims[0].model_copy(update={"score": 0.5, "rationale": "bad \udc80 text"})
+    report.analyses[0] = analysis.model_copy(update={"claims": [claim]})
+    out = tmp_path / "r.json"
+    with pytest.raises(ReportError, match=r"r\.json: report holds text that is not valid Unicode"):
+        write_report(report, out)
+    assert not out.exists()
