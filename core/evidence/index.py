@@ -13,6 +13,7 @@ import bisect
 import contextlib
 import functools
 import gc
+import heapq
 import re
 import weakref
 from collections import OrderedDict
@@ -240,6 +241,7 @@ class EvidenceIndex:
                 self._postings.setdefault(term, []).append(i)
         self._idf: dict[str, float] = {}
         self._norm: list[float] = []
+        self._weights: dict[str, list[tuple[int, float]]] = {}
         if self.passages:
             bm25 = BM25Okapi([sorted(p.stems) or ["\x00"] for p in self.passages])
             self._idf = {t: max(float(v), 0.0) for t, v in bm25.idf.items()}
@@ -257,10 +259,13 @@ class EvidenceIndex:
         raw: dict[int, float] = {}
         shared: dict[int, int] = {}
         for term in query:
-            idf = self._idf.get(term, 0.0)
-            for i in self._postings.get(term, ()):
-                raw[i] = raw.get(i, 0.0) + idf * self._norm[i]
-                shared[i] = shared.get(i, 0) + 1
+            for i, weight in self._weighted(term):
+                if i in raw:
+                    raw[i] += weight
+                    shared[i] += 1
+                else:
+                    raw[i] = weight
+                    shared[i] = 1
         if not raw:
             return []
         top = max(max(raw.values()), 1e-9)
@@ -270,8 +275,18 @@ class EvidenceIndex:
             overlap = shared[i] / len(query)
             score = w * (r / top) + (1 - w) * overlap
             scored.append((-score, i, r / top, overlap))
-        scored.sort()
-        return [Hit(self.passages[i], -neg, bm, ov) for neg, i, bm, ov in scored[:k]]
+        best = heapq.nsmallest(k, scored)  # the same as sorted(scored)[:k]
+        return [Hit(self.passages[i], -neg, bm, ov) for neg, i, bm, ov in best]
+
+    def _weighted(self, term: str) -> list[tuple[int, float]]:
+        """The passages holding `term` with its BM25 weight in each, worked out once per term
+        (an answer's claims share most of their words)."""
+        found = self._weights.get(term)
+        if found is None:
+            idf = self._idf.get(term, 0.0)
+            found = [(i, idf * self._norm[i]) for i in self._postings.get(term, ())]
+            self._weights[term] = found
+        return found
 
 
 _EVIDENCE_CACHE: OrderedDict[tuple[str, ...], EvidenceIndex] = OrderedDict()
