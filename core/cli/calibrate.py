@@ -29,6 +29,13 @@ def calibrate_command(
         Path | None,
         typer.Option(help="Calibration whose rule thresholds to keep (default: the shipped one)."),
     ] = None,
+    weight: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=W: weigh the rows of benchmark NAME (its ids' prefix, e.g. "
+            "faithbench=0.5) W times in every fit (repeatable; default 1)."
+        ),
+    ] = None,
 ) -> None:
     """Fit the offline judge's one learned model (all benchmarks pooled) and write its
     calibration file."""
@@ -39,11 +46,12 @@ def calibrate_command(
     if part not in {"tune", "all"}:
         raise fail(UsageError(f"--part must be tune or all, not {part!r} (never the holdout)"))
     try:
+        weights = _weights(weight or [])
         rows = [r for b in benchmark for r in load_benchmark(b, part=part)]
         if not rows:
             raise UsageError(f"{benchmark[0]}: no rows in part {part!r}")
         names = [f"{b.parent.name}/{b.name}" for b in benchmark]
-        cal = calibrate(rows, seed, str(base) if base else None, names, part)
+        cal = calibrate(rows, seed, str(base) if base else None, names, part, weights)
     except HalgateError as exc:
         raise fail(exc) from None
     out_file.write_text(calibration_json(cal), encoding="utf-8")
@@ -57,3 +65,18 @@ def calibrate_command(
                 markup=False,
             )
     out.print(f"wrote {out_file}", markup=False)
+
+
+def _weights(specs: list[str]) -> dict[str, float]:
+    """`--weight NAME=W` options as {NAME: W}; a malformed one is a usage error."""
+    weights = {}
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        try:
+            w = float(value)
+        except ValueError:
+            w = -1.0
+        if not sep or not name.strip() or not 0 <= w < float("inf"):
+            raise UsageError(f"--weight {spec!r}: expected NAME=W with W a number >= 0")
+        weights[name.strip()] = w
+    return weights

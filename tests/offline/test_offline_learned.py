@@ -10,7 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from halgate.cli.app import app
-from halgate.evaluation.calibrate import best_threshold, fit_logistic
+from halgate.evaluation.calibrate import (
+    AnswerSample,
+    _fit_claims,
+    benchmark_weight,
+    best_threshold,
+    fit_logistic,
+)
 from halgate.inputs.policy import SeverityRules
 from halgate.judges.offline.answer_model import ANSWER_FEATURES, aggregates, centre
 from halgate.judges.offline.calibration_file import load_model
@@ -145,6 +151,43 @@ def test_fit_logistic_finds_the_informative_feature() -> None:
     y = (x[:, 0] + 0.3 * rng.normal(size=400) > 0).astype(float)
     w, _ = fit_logistic(x, y, l2=1.0)
     assert w[0] > 2 and abs(w[1]) < 0.5
+
+
+def test_a_benchmark_weight_sets_how_much_its_rows_count() -> None:
+    # Two benchmarks whose one feature points opposite ways: the heavier one decides the sign.
+    rng = np.random.default_rng(0)
+
+    def sample(group: str, sign: float) -> AnswerSample:
+        x = rng.normal(size=(200, 1))
+        y = (sign * x[:, 0] + 0.3 * rng.normal(size=200) > 0).astype(float)
+        return AnswerSample(group, x, y, bool(y.any()), None, None)  # type: ignore[arg-type]
+
+    samples = [sample("a:qa", 1.0), sample("b:summary", -1.0)]
+    signs = {heavy: _fit_claims(samples, 1.0, {heavy: 4.0})["weights"][0] for heavy in "ab"}
+    assert signs["a"] > 0 > signs["b"]
+    assert benchmark_weight("a:any", {"a": 4.0}) == 4.0
+    assert benchmark_weight("faithbench:summary", {}) == 1.0
+
+
+def test_calibrate_refuses_a_malformed_weight(tmp_path) -> None:
+    bench = tmp_path / "b.jsonl"
+    bench.write_text("", encoding="utf-8")
+    for spec in ("faithbench", "faithbench=x", "=1", "faithbench=-1", "faithbench=nan"):
+        result = CliRunner().invoke(
+            app,
+            [
+                "calibrate",
+                "--benchmark",
+                str(bench),
+                "--out",
+                str(tmp_path / "c.json"),
+                "--weight",
+                spec,
+            ],
+        )
+        assert result.exit_code == 4, (spec, result.output)
+        assert "--weight" in result.output and "NAME=W" in result.output
+        assert not (tmp_path / "c.json").exists()
 
 
 def test_best_threshold_maximises_balanced_accuracy() -> None:

@@ -218,6 +218,8 @@ class TrainedWith(_Section):
     seed: int
     part: str
     benchmarks: list[str] = Field(default_factory=list)
+    weights: dict[str, float] | None = None
+    """Benchmark (id prefix) -> weight of its rows, when not all 1 (``--weight``)."""
 
 
 class GroupFigures(_Section):
