@@ -11,6 +11,7 @@ decision threshold serves every kind of input.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,9 +109,31 @@ class GeneralModel:
         """Claim scores whose maximum is the answer's centred score (decision at
         ``decision_score``), in the order of the claims' probabilities, so the likeliest
         claim carries the verdict."""
-        p = self.claim.predict(x)
-        if len(p) == 0:
-            return p
-        top = float(np.max(p))
-        answer = centre(self.answer_probability(p, ctx, shape), self.threshold, self.decision_score)
-        return p * (answer / top) if top > 0 else p
+        return self.many_claim_scores([(x, ctx, shape)])[0]
+
+    def many_claim_scores(
+        self, answers: Sequence[tuple[np.ndarray, AnswerContext, InputShape]]
+    ) -> list[np.ndarray]:
+        """``claim_scores`` of many answers, with one prediction per stage for them all:
+        an answer has a handful of claims, so per-answer predictions were mostly overhead."""
+        sizes = [len(x) for x, _, _ in answers]
+        if not any(sizes):
+            return [np.zeros(0) for _ in answers]
+        probs = np.split(
+            self.claim.predict(np.vstack([x for x, _, _ in answers])), np.cumsum(sizes)[:-1]
+        )
+        rows = [
+            answer_vector(p, ctx, shape)
+            for p, (_, ctx, shape) in zip(probs, answers, strict=True)
+            if len(p)
+        ]
+        answer_probs = iter(self.answer.predict(np.asarray(rows, dtype=float)))
+        out = []
+        for p in probs:
+            if len(p) == 0:
+                out.append(p)
+                continue
+            top = float(np.max(p))
+            answer = centre(float(next(answer_probs)), self.threshold, self.decision_score)
+            out.append(p * (answer / top) if top > 0 else p)
+        return out

@@ -175,12 +175,18 @@ def claim_matrix(
     claims: Sequence[ClaimJudgement], ctx: AnswerContext, shape: InputShape
 ) -> np.ndarray:
     """The feature matrix of an answer's claims (one row per claim, columns as FEATURES)."""
-    base = np.asarray([base_vector(c, ctx) for c in claims], dtype=float)
-    base = base.reshape(len(claims), len(BASE_FEATURES))
-    sv = np.asarray(shape.vector(), dtype=float)
-    kinds = [sv[SHAPE_FEATURES.index(k)] for k in _INTERACTING]
-    parts = [base, np.tile(sv, (len(claims), 1)), *(base * k for k in kinds)]
-    return np.hstack(parts)
+    n, width = len(claims), len(BASE_FEATURES)
+    out = np.empty((n, len(FEATURES)))  # filled in place: this runs for every answer
+    base = out[:, :width]
+    if n:
+        base[:] = [base_vector(c, ctx) for c in claims]
+    sv = shape.vector()
+    end = width + len(sv)
+    out[:, width:end] = sv
+    for k in _INTERACTING:
+        np.multiply(base, sv[SHAPE_FEATURES.index(k)], out=out[:, end : end + width])
+        end += width
+    return out
 
 
 _REFUSAL = re.compile(

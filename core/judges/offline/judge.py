@@ -96,6 +96,26 @@ class _Judged:
         )
 
 
+#: Tasks whose answers the learned model scores together (one prediction for them all).
+LEARNED_BATCH = 32
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """An answer whose rule-judged claims (``result.claims[system]``) await the model."""
+
+    result: JudgeResult
+    system: str
+    task: JudgeTask
+    answer: str
+    index: EvidenceIndex
+
+
+def _failed(task: JudgeTask, exc: Exception) -> JudgeResult:
+    msg = f"offline judge failed: {type(exc).__name__}: {exc}"
+    return JudgeResult(task.case.case_id, errors=dict.fromkeys(task.answers, msg))
+
+
 class OfflineJudge:
     """Claim extraction + BM25 evidence + alignment rules; the embedded default judge."""
 
@@ -136,19 +156,38 @@ class OfflineJudge:
     ) -> list[JudgeResult]:
         """Judge every task in order; a task that raises becomes per-system errors."""
         results = []
-        for task in tasks:
-            try:
-                result = self.judge_task(task)
-            except Exception as exc:  # one bad case must not sink the run
-                msg = f"offline judge failed: {type(exc).__name__}: {exc}"
-                result = JudgeResult(task.case.case_id, errors=dict.fromkeys(task.answers, msg))
-            results.append(result)
-            if progress:
-                progress(result)
+        for start in range(0, len(tasks), LEARNED_BATCH):
+            for result in self._judge_batch(tasks[start : start + LEARNED_BATCH]):
+                results.append(result)
+                if progress:
+                    progress(result)
         return results
 
     def judge_task(self, task: JudgeTask) -> JudgeResult:
-        """Judge the answers of one case against its documents (indexed once).
+        """Judge the answers of one case against its documents (indexed once)."""
+        return self._judge_batch([task])[0]
+
+    def _judge_batch(self, tasks: Sequence[JudgeTask]) -> list[JudgeResult]:
+        """The rules task by task, then the learned model once for every answer of the
+        batch; a task that raises in either stage becomes per-system errors, alone."""
+        staged: list[tuple[JudgeTask, JudgeResult, list[_Pending]]] = []
+        for task in tasks:
+            try:
+                staged.append((task, *self._rule_stage(task)))
+            except Exception as exc:  # one bad case must not sink the run
+                staged.append((task, _failed(task, exc), []))
+        try:
+            self._learn([p for _, _, pending in staged for p in pending])
+        except Exception:  # find the case that fails, and only it
+            for i, (task, _, pending) in enumerate(staged):
+                try:
+                    self._learn(pending)
+                except Exception as exc:
+                    staged[i] = (task, _failed(task, exc), [])
+        return [result for _, result, _ in staged]
+
+    def _rule_stage(self, task: JudgeTask) -> tuple[JudgeResult, list[_Pending]]:
+        """Every answer's claims with their rule verdicts, and what the learned model needs.
 
         A claim's verdict depends only on its text and the case, so a sentence that
         several systems share (the common case in a regression run) is judged once.
@@ -157,6 +196,7 @@ class OfflineJudge:
         docs = {d.doc_id: d for d in task.documents}
         question = question_features(task.case.question)
         result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
+        pending = []
         memo: dict[tuple[str, tuple[Quantity, ...]], _Judged] = {}
         features: dict[str, ClaimFeatures] = {}
         for system, answer in task.answers.items():
@@ -176,22 +216,29 @@ class OfflineJudge:
                 if j is None:
                     j = memo[key] = self._judge_text(f, task, index, docs, question, key[1])
                 judged.append(j.judgement(claim))
-            result.claims[system] = self._learned(judged, task, answer, index)
-        return result
+            result.claims[system] = judged
+            if judged and self.model is not None:
+                pending.append(_Pending(result, system, task, answer, index))
+        return result, pending
 
-    def _learned(
-        self, claims: list[ClaimJudgement], task: JudgeTask, answer: str, index: EvidenceIndex
-    ) -> list[ClaimJudgement]:
-        """Rule verdicts rescored by the learned model (unchanged without one); the same
-        model for every suite, told only what the input itself shows."""
-        case = task.case
-        if self.model is None or not claims or self.cal.model is None:
-            return claims
-        ctx = answer_context(claims, answer_novelty(answer, index.vocabulary), is_refusal(answer))
-        shape = input_shape(case.question, task.documents, answer, index)
-        probs = self.model.claim_scores(claim_matrix(claims, ctx, shape), ctx, shape)
+    def _learn(self, pending: Sequence[_Pending]) -> None:
+        """Rule verdicts rescored by the learned model, in place, for many answers at once;
+        the same model for every suite, told only what the input itself shows."""
+        if self.model is None or not pending:
+            return
+        inputs = []
+        for p in pending:
+            claims, case = p.result.claims[p.system], p.task.case
+            novelty = answer_novelty(p.answer, p.index.vocabulary)
+            ctx = answer_context(claims, novelty, is_refusal(p.answer))
+            shape = input_shape(case.question, p.task.documents, p.answer, p.index)
+            inputs.append((claim_matrix(claims, ctx, shape), ctx, shape))
         cut, hard = self.cal.score.decision_score, self.cal.verdicts.hard_signals
-        return rescore_claims(claims, probs, case, self.rules, cut, hard)
+        for p, probs in zip(pending, self.model.many_claim_scores(inputs), strict=True):
+            claims = p.result.claims[p.system]
+            p.result.claims[p.system] = rescore_claims(
+                claims, probs, p.task.case, self.rules, cut, hard
+            )
 
     def _judge_text(
         self,
