@@ -220,3 +220,29 @@ def test_thresholds_come_from_the_calibration_file(tmp_path: Path) -> None:
     )
     (claim,) = strict.judge([task])[0].claims["a"]
     assert claim.verdict == V.UNSUPPORTED
+
+
+def test_a_task_failing_in_the_learned_stage_fails_alone(monkeypatch) -> None:
+    """The model scores a batch of tasks at once; a fault there (injected for one answer)
+    still costs only its own task, and the others keep their learned scores."""
+    import halgate.judges.offline.judge as judge_module
+
+    shape_of = judge_module.input_shape
+
+    def faulty(question, documents, answer, index):
+        if "faulty" in answer:
+            raise ValueError("injected")
+        return shape_of(question, documents, answer, index)
+
+    monkeypatch.setattr(judge_module, "input_shape", faulty)
+    tasks = [
+        JudgeTask(case=CASE, documents=[RETURNS], answers={"a": text})
+        for text in ("Refunds take 14 days.", "A faulty claim about refunds.", "Refunds are due.")
+    ]
+    results = OfflineJudge().judge(tasks)
+    assert results[1].errors["a"] == "offline judge failed: ValueError: injected"
+    assert not results[1].claims
+    for ok in (results[0], results[2]):
+        assert ok.claims["a"] and not ok.errors
+    alone = OfflineJudge().judge_task(tasks[0]).claims["a"]
+    assert [c.score for c in results[0].claims["a"]] == [c.score for c in alone]
