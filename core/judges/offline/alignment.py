@@ -39,9 +39,11 @@ def align(
     retrieval: Retrieval,
     th: Thresholds,
     context: tuple[Quantity, ...] = (),
+    null_field_claims: bool = True,
 ) -> Alignment:
     """Retrieve evidence for a claim and compute every alignment signal (`context`: the
-    versions and dates named by the claims before it in its answer)."""
+    versions and dates named by the claims before it in its answer; `null_field_claims`:
+    whether a claim about a record field that is null counts, policy ``null_field_claims``)."""
     wanted = set(claim.stems)
     hits = index.search(claim.stems, retrieval.top_k) if claim.stems else []
     named = resolve_reference(claim.reference, index.docs) if claim.reference else None
@@ -81,7 +83,7 @@ def align(
         )
         al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted, th.hedge_min_stems)
     _citation(claim, al, index, None if version else named)
-    al.null_fields = null_fields(wanted, hits)
+    al.null_fields = null_fields(wanted, hits) if null_field_claims else []
     al.record_conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
     return al
 

@@ -250,9 +250,9 @@ class OfflineJudge:
         context: tuple[Quantity, ...] = (),
     ) -> _Judged:
         text = features.text
-        al = align(features, index, question, self.cal.retrieval, self.th, context)
-        if not self.null_fields:
-            al.null_fields = []
+        al = align(
+            features, index, question, self.cal.retrieval, self.th, context, self.null_fields
+        )
         decision = self.decide(features, al)
         return _Judged(
             decision,
