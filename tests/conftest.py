@@ -154,6 +154,16 @@ def disagreeing_pair(
     )
 
 
+#: Policy knobs for a report that only its audit sample can hold: the gate uses the
+#: review-corrected rate, and no severity, contradiction or rate rule blocks it first.
+AUDIT_GATED = {
+    "gate_on_corrected": True,
+    "block_on_severity": None,
+    "max_contradiction_rate": None,
+    "max_rate_increase": 1.0,
+}
+
+
 def build_report(
     run_id: str = "20260101T000000Z-aaaaaa",
     candidate: dict | None = None,

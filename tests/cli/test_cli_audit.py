@@ -9,7 +9,7 @@ from halgate.review import audit_review_ids
 from halgate.store import Store
 from typer.testing import CliRunner
 
-from ..conftest import build_report
+from ..conftest import AUDIT_GATED, build_report
 
 runner = CliRunner()
 RUN = "20260107T000000Z-aaaaaa"
@@ -66,13 +66,7 @@ def test_override_labels_an_audited_answer_and_show_prints_the_corrected_rate(st
 
 
 def test_gate_on_corrected_holds_the_gate_until_the_audit_is_labelled(store_db):
-    ids = _saved(
-        store_db,
-        gate_on_corrected=True,
-        block_on_severity=None,
-        max_contradiction_rate=None,
-        max_rate_increase=1.0,
-    )
+    ids = _saved(store_db, **AUDIT_GATED)
     for claim in ("q1/candidate/0", "q2/candidate/0"):  # the severity queue, done first
         cli("override", RUN, claim, "-m", "confirmed", "-r", "ana", "--db", store_db)
     r = cli("gate", RUN, "--db", store_db)

@@ -9,7 +9,7 @@ from halgate.review import audit_review_ids
 from halgate.store import Store
 from streamlit.testing.v1 import AppTest
 
-from ..conftest import build_report
+from ..conftest import AUDIT_GATED, build_report
 from .conftest import APP, goto
 
 RUN = "20260108T000000Z-aaaaaa"
@@ -20,13 +20,7 @@ TRUTH = {"q1": "HALLUCINATED", "q2": "HALLUCINATED", "q3": "FAITHFUL"}  # candid
 def audit_app(store_db, monkeypatch) -> tuple[AppTest, list[str]]:
     """The app on a run that gates on the corrected rate; its severity queue is reviewed, so
     only the audit sample holds the gate (NEEDS_REVIEW). Returns the app and the audit ids."""
-    report = build_report(
-        run_id=RUN,
-        gate_on_corrected=True,
-        block_on_severity=None,
-        max_contradiction_rate=None,
-        max_rate_increase=1.0,
-    )
+    report = build_report(run_id=RUN, **AUDIT_GATED)
     with Store(store_db) as store:
         store.save_run(report)
         for claim in ("q1/candidate/0", "q2/candidate/0"):

@@ -23,7 +23,7 @@ from halgate.review import audit_review_ids
 from halgate.scoring.rescore import rescore
 from halgate.store import Store
 
-from ..conftest import REPO, build_report, disagreeing_pair
+from ..conftest import AUDIT_GATED, REPO, build_report, disagreeing_pair
 from .browser import browser_or_skip, launch, serve_dashboard
 
 ARTIFACTS = REPO / "tests" / "artifacts"
@@ -46,13 +46,7 @@ def review_db(tmp_path: Path) -> Path:
     pair = build_report(run_id=PAIR, candidate={}).model_copy(
         update={"pairwise": [disagreeing_pair("q1")]}
     )
-    audit = build_report(
-        run_id=AUDIT,
-        gate_on_corrected=True,
-        block_on_severity=None,
-        max_contradiction_rate=None,
-        max_rate_increase=1.0,
-    )
+    audit = build_report(run_id=AUDIT, **AUDIT_GATED)
     db = tmp_path / "review.db"
     with Store(db) as store:
         store.save_run(_at(rescore(pair), 1))

@@ -20,7 +20,7 @@ from halgate.reports.summary import pct
 from halgate.review import audit_review_ids
 from halgate.store import Store
 
-from ..conftest import build_report
+from ..conftest import AUDIT_GATED, build_report
 
 RUN = "20260108T000000Z-aaaaaa"
 # The reviewers' word on the candidate's answers: q3 is hallucinated too, which the judge
@@ -31,13 +31,7 @@ FIELD = RATE_FIELDS["corrected"]
 
 
 def _store(db, labelled: bool):
-    report = build_report(
-        run_id=RUN,
-        gate_on_corrected=True,
-        block_on_severity=None,
-        max_contradiction_rate=None,
-        max_rate_increase=1.0,
-    )
+    report = build_report(run_id=RUN, **AUDIT_GATED)
     with Store(db) as store:
         store.save_run(report)
         if labelled:
