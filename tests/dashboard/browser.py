@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+#: Screenshots the browser tests leave for a reviewer to look at.
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
 def require(missing: list[str]) -> None:
@@ -112,3 +114,15 @@ def launch(pw):
             "--no-first-run",
         ],
     )
+
+
+def goto_page(page, title: str) -> None:
+    """Open a page from the sidebar's navigation and wait for its heading."""
+    page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
+    page.get_by_role("heading", name=title, exact=True).wait_for(timeout=30_000)
+
+
+def shoot(page, name: str) -> None:
+    """A full-page screenshot under ARTIFACTS, once charts and grids have drawn."""
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

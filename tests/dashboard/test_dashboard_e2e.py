@@ -22,10 +22,9 @@ from urllib.parse import urlsplit
 import pytest
 from halgate.store import Store
 
-from ..conftest import EXAMPLE_SUITE, REPO, judged_run_db
-from .browser import browser_or_skip, launch, serve_dashboard
+from ..conftest import EXAMPLE_SUITE, judged_run_db
+from .browser import ARTIFACTS, browser_or_skip, goto_page, launch, serve_dashboard, shoot
 
-ARTIFACTS = REPO / "tests" / "artifacts"
 PAYLOAD = "<img src=x onerror=\"window.__hg_xss=1;alert('xss')\">"
 pytestmark = pytest.mark.browser
 
@@ -92,16 +91,6 @@ def _queue_row(page, claim_id: str, *expected: str, timeout: float = 30) -> str:
     raise AssertionError(f"queue row {claim_id} never showed {expected}; last seen {seen!r}")
 
 
-def _shoot(page, name: str) -> None:
-    page.wait_for_timeout(800)  # let charts and grids finish drawing
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def _goto(page, title: str) -> None:
-    page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
-    page.get_by_role("heading", name=title, exact=True).wait_for(timeout=30_000)
-
-
 def test_triage_round_in_a_real_browser(dashboard_url, example_db):
     """Refused submit keeps the form; overturn then confirm, the queue table current after
     each; every page screenshotted at 1440x900; no request leaves this machine."""
@@ -125,9 +114,9 @@ def test_triage_round_in_a_real_browser(dashboard_url, example_db):
             page.goto(dashboard_url, wait_until="domcontentloaded")
             page.get_by_role("heading", name="Runs", exact=True).wait_for(timeout=60_000)
             expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
-            _shoot(page, "runs")
+            shoot(page, "runs")
 
-            _goto(page, "Triage")
+            goto_page(page, "Triage")
             banner = page.locator(".hg-banner")
             expect(banner).to_contain_text("FAILED", timeout=60_000)
             before = banner.inner_text()
@@ -187,24 +176,24 @@ def test_triage_round_in_a_real_browser(dashboard_url, example_db):
             page.get_by_role("button", name="Confirm judge").click()
             expect(banner).to_contain_text(f"{queued - 2} pending review", timeout=30_000)
             _queue_row(page, second, "true", "e2e-reviewer")
-            _shoot(page, "triage")
+            shoot(page, "triage")
 
             # Sign-off refused (e2e-reviewer is no release manager): the comment stays.
-            _goto(page, "Sign-off")
+            goto_page(page, "Sign-off")
             note = page.get_by_label("Comment", exact=True)
             note.fill("ship after the two reviews")
             page.get_by_role("button", name="Approve").click()
             expect(page.get_by_text("sign-off refused")).to_be_visible()
             expect(note).to_have_value("ship after the two reviews")
-            _shoot(page, "signoff")
+            shoot(page, "signoff")
 
             for title, shot in (
                 ("Overview", "overview"),
                 ("Claims explorer", "claims"),
                 ("Pairwise", "pairwise"),
             ):
-                _goto(page, title)
-                _shoot(page, shot)
+                goto_page(page, title)
+                shoot(page, shot)
             assert page.evaluate("() => window.__hg_xss === undefined")
             assert dialogs == []
         finally:

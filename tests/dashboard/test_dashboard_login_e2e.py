@@ -24,7 +24,7 @@ import pytest
 from halgate.store import Store
 
 from ..conftest import build_report
-from .browser import browser_or_skip, free_port, launch, require, serve_dashboard
+from .browser import browser_or_skip, free_port, goto_page, launch, require, serve_dashboard
 
 pytestmark = [
     pytest.mark.browser,
@@ -101,11 +101,6 @@ def login_dashboard(provider: str, tmp_path: Path) -> Iterator[tuple]:
         print(log.read_text(encoding="utf-8", errors="replace")[-4000:])
 
 
-def _goto(page, title: str) -> None:
-    page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
-    page.get_by_role("heading", name=title, exact=True).wait_for(timeout=30_000)
-
-
 def _log_in(page, url: str, provider: str, who: str) -> None:
     """From the dashboard's Log in button through the provider's form and back, logged in."""
     from playwright.sync_api import expect
@@ -145,7 +140,7 @@ def test_login_through_a_real_oidc_provider_then_review_and_sign_off(login_dashb
             page = browser.new_page()
             page.goto(url, wait_until="domcontentloaded")
             page.get_by_role("heading", name="Runs", exact=True).wait_for(timeout=60_000)
-            _goto(page, "Sign-off")
+            goto_page(page, "Sign-off")
             expect(page.get_by_text("log in first")).to_be_visible()
             expect(page.get_by_role("button", name="Approve")).to_be_disabled()
             page.close()
@@ -153,10 +148,10 @@ def test_login_through_a_real_oidc_provider_then_review_and_sign_off(login_dashb
             # Carol, a release manager, logs in: her review and her sign-off carry her login.
             page = browser.new_context().new_page()
             _log_in(page, url, provider, MANAGER)
-            _goto(page, "Triage")
+            goto_page(page, "Triage")
             page.get_by_role("button", name="Confirm judge").click()
             expect(page.get_by_text(f"confirmed by {MANAGER}")).to_be_visible()
-            _goto(page, "Sign-off")
+            goto_page(page, "Sign-off")
             expect(page.get_by_text("log in first")).to_have_count(0)
             page.get_by_label("Comment", exact=True).fill("reviewed, shipping with the known issue")
             _acknowledge(page)
@@ -167,7 +162,7 @@ def test_login_through_a_real_oidc_provider_then_review_and_sign_off(login_dashb
             # Mallory logs in too, but is no release manager: refused, nothing recorded.
             page = browser.new_context().new_page()
             _log_in(page, url, provider, OUTSIDER)
-            _goto(page, "Sign-off")
+            goto_page(page, "Sign-off")
             page.get_by_label("Comment", exact=True).fill("self-approved")
             _acknowledge(page)
             page.get_by_role("button", name="Approve").click()

@@ -23,10 +23,9 @@ from halgate.review import audit_review_ids
 from halgate.scoring.rescore import rescore
 from halgate.store import Store
 
-from ..conftest import AUDIT_GATED, REPO, build_report, disagreeing_pair
-from .browser import browser_or_skip, launch, serve_dashboard
+from ..conftest import AUDIT_GATED, build_report, disagreeing_pair
+from .browser import ARTIFACTS, browser_or_skip, goto_page, launch, serve_dashboard, shoot
 
-ARTIFACTS = REPO / "tests" / "artifacts"
 SCREEN = {"width": 1440, "height": 900}
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 REVIEWER = "rita"  # a release manager on this server (HALGATE_RELEASE_MANAGERS)
@@ -70,16 +69,6 @@ def review_url(review_db: Path, tmp_path: Path) -> Iterator[str]:
             print(log.read_text(encoding="utf-8", errors="replace")[-4000:])
 
 
-def _shoot(page, name: str) -> None:
-    page.wait_for_timeout(800)  # let charts and grids finish drawing
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def _goto(page, title: str) -> None:
-    page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
-    page.get_by_role("heading", name=title, exact=True).wait_for(timeout=30_000)
-
-
 def _pick_run(page, run_id: str) -> None:
     """Choose the run in the sidebar's run box (every page shows the run chosen there)."""
     from playwright.sync_api import expect
@@ -115,7 +104,7 @@ def test_pair_audit_and_acknowledged_signoff_in_a_real_browser(review_url, revie
 
             # A disagreeing pair, decided B from the keyboard: the gate leaves NEEDS_REVIEW.
             _pick_run(page, PAIR)
-            _goto(page, "Triage")
+            goto_page(page, "Triage")
             expect(banner).to_contain_text("NEEDS_REVIEW", timeout=60_000)
             expect(page.get_by_text("Keyboard:")).to_be_visible()
             expect(page.get_by_text("A · baseline", exact=True)).to_be_visible()
@@ -123,21 +112,21 @@ def test_pair_audit_and_acknowledged_signoff_in_a_real_browser(review_url, revie
             _radio(page, "Which output is more factual?", "B").click()
             comment = page.get_by_label("Comment (why)")
             comment.fill("B keeps the 100 mg dose of the leaflet")
-            _shoot(page, "triage_pair")
+            shoot(page, "triage_pair")
             comment.press("Alt+y")  # Record decision, the focus still in the comment box
             expect(banner).to_contain_text("PASSED")
             expect(page.get_by_text(f"pairwise:q1: B recorded by {REVIEWER}.")).to_be_visible()
-            _goto(page, "Pairwise")
+            goto_page(page, "Pairwise")
             expect(page.get_by_text("What is the maximum daily dose?")).to_be_visible()
             reconciled = page.locator('[data-testid="stMetric"]').filter(
                 has_text="Reconciled preference"
             )
             expect(reconciled).to_contain_text("B")
-            _shoot(page, "pairwise_decided")
+            shoot(page, "pairwise_decided")
 
             # An audited answer, judged as a whole: labelled hallucinated.
             _pick_run(page, AUDIT)
-            _goto(page, "Triage")
+            goto_page(page, "Triage")
             expect(page.get_by_text("Audited answer", exact=False).first).to_be_visible()
             yes = "Yes: hallucinated (something is not backed by the sources)"
             _radio(page, "Does this answer contain a hallucination?", yes).click()
@@ -145,11 +134,11 @@ def test_pair_audit_and_acknowledged_signoff_in_a_real_browser(review_url, revie
             page.get_by_role("button", name="Record label").click()
             expect(page.get_by_text("labelled hallucinated by rita")).to_be_visible()
             expect(page.get_by_text("Audit sample · 1 of 6 answers labelled")).to_be_visible()
-            _shoot(page, "triage_audit")
+            shoot(page, "triage_audit")
 
             # Approving a FAILED run: refused without the acknowledgement, then accepted.
             _pick_run(page, FAILED)
-            _goto(page, "Sign-off")
+            goto_page(page, "Sign-off")
             expect(banner).to_contain_text("FAILED")
             note = page.get_by_label("Comment", exact=True)
             note.fill("shipping with the known dose issue, fix in 1.1")
@@ -163,12 +152,12 @@ def test_pair_audit_and_acknowledged_signoff_in_a_real_browser(review_url, revie
             expect(page.get_by_text(f"APPROVE recorded by {REVIEWER}.")).to_be_visible()
             expect(page.get_by_text("IN FORCE", exact=False).first).to_be_visible()
             expect(page.get_by_text("(gate overridden)", exact=False).first).to_be_visible()
-            _shoot(page, "signoff_acknowledged")
+            shoot(page, "signoff_acknowledged")
 
             # My reviews: the decision and the label, newest first.
-            _goto(page, "My reviews")
+            goto_page(page, "My reviews")
             expect(page.get_by_text(f"2 review(s) by {REVIEWER} in 2 run(s)")).to_be_visible()
-            _shoot(page, "my_reviews")
+            shoot(page, "my_reviews")
         finally:
             browser.close()
 
