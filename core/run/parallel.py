@@ -32,18 +32,24 @@ def relaxed_collector() -> Iterator[None]:
     cost a quarter of the judging time. Reference counting still frees them; cycles wait
     for a later, rarer collection. The old thresholds come back afterwards.
     """
-    old = gc.get_threshold()
-    gc.set_threshold(RUN_GC_THRESHOLD, *old[1:])
+    old = _relax_collector()
     try:
         yield
     finally:
         gc.set_threshold(*old)
 
 
+def _relax_collector() -> tuple[int, ...]:
+    """Raise the young-generation threshold to RUN_GC_THRESHOLD; the thresholds before."""
+    old = gc.get_threshold()
+    gc.set_threshold(RUN_GC_THRESHOLD, *old[1:])
+    return old
+
+
 def _init(judge: Judge) -> None:
     global _worker_judge
     _worker_judge = judge
-    gc.set_threshold(RUN_GC_THRESHOLD, *gc.get_threshold()[1:])  # spawned workers too
+    _relax_collector()  # a spawned worker does not inherit the run's setting
 
 
 def _judge_chunk(tasks: list[JudgeTask]) -> list[JudgeResult]:

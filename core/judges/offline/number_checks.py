@@ -49,13 +49,14 @@ def check_numbers(
     """
     near = list(al.support) + ([al.best] if al.best and al.best not in al.support else [])
     window = (th.number_context_before, th.number_context_after)
+    # A passage must cover the claim nearly as well as its best evidence to speak of it.
+    floor = al.coverage - th.number_context_slack
+    passages = [h.passage for h in hits]
     wider: list[Passage] | None = None  # found only for a value the evidence lacks
     for q in claim.quantities:
         if states(near, q):
             continue
         shown = claim.body[q.start : q.end].rstrip(".")
-        floor = al.coverage - th.number_context_slack
-        passages = [h.passage for h in hits]
         durations = [o for p in near + passages for o in p.quantities] + list(claim.quantities)
         if (
             _derived(q, claim.quantities, th.derived_value_tolerance)
@@ -85,7 +86,7 @@ def check_numbers(
             al.numbers_unmatched.append(shown)
         elif not any(quantity_matches(q, o) for o in question.quantities):
             if wider is None:
-                wider = _wider_evidence(claim, al, near, index, hits, th)
+                wider = _wider_evidence(claim, near, index, passages, floor)
             if states(wider, q) or _names_a_source(q, index):
                 continue
             al.numbers_unmatched.append(shown)
@@ -97,18 +98,15 @@ def check_numbers(
 
 def _wider_evidence(
     claim: ClaimFeatures,
-    al: Alignment,
     near: list[Passage],
     index: EvidenceIndex,
-    hits: list[Hit],
-    th: Thresholds,
+    retrieved: list[Passage],
+    floor: float,
 ) -> list[Passage]:
     """Where else a value may be stated: next to the aligned passages, or in a retrieved
-    passage about the claim nearly as much as its best evidence."""
+    passage that covers the claim at least `floor` (nearly as much as its best evidence)."""
     wanted = set(claim.stems)
-    floor = al.coverage - th.number_context_slack
-    about = [h.passage for h in hits if cover(wanted, h.passage.stems) >= floor]
-    return neighbours(near, index) + about
+    return neighbours(near, index) + [p for p in retrieved if cover(wanted, p.stems) >= floor]
 
 
 #: Values whose invention is rarely innocent: a date, a clock time or a phone number that no
