@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -73,6 +74,12 @@ def _json_value(raw: str) -> Any:
         raise ValueError("JSON nested too deeply") from None
 
 
+# Text decoded as UTF-8 holds no surrogate, so one can come only from a JSON escape
+# (\uD800-\uDFFF); a line without one needs no field-by-field check, and a false hit
+# (an escaped backslash before "ud800") only costs that check.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
 def _surrogate_field(obj: dict[str, Any]) -> str | None:
     """The first field holding a lone surrogate (\\ud800 escapes): no UTF-8 file can hold it."""
     for key, value in obj.items():
@@ -102,7 +109,7 @@ def read_jsonl(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str,
         if not isinstance(obj, dict):
             problems.add(path, lineno, "(json)", "expected a JSON object")
             continue
-        field = _surrogate_field(obj)
+        field = _surrogate_field(obj) if _SURROGATE_ESCAPE.search(raw) else None
         if field is not None:
             problems.add(path, lineno, field, "contains a lone surrogate (an invalid \\u escape)")
             continue

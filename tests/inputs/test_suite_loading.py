@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from halgate.errors import SuiteError
-from halgate.inputs.suite import load_suite
+from halgate.inputs.suite import _Problems, _surrogate_field, load_suite, read_jsonl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ..conftest import write_jsonl
 
@@ -95,3 +99,25 @@ def test_cli_exits_4_and_writes_nothing(tiny_suite, tmp_path):
     assert "cases.jsonl:2:" in proc.stderr and "cases.jsonl:5:" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not out.exists()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["answer", "case_id", "note"]),
+        st.text(alphabet=st.sampled_from(["a", "\\", "u", "d", "8", "\ud800", "\udfff", "é"])),
+        max_size=3,
+    ),
+    st.booleans(),
+)
+def test_lone_surrogates_are_found_on_every_line_that_has_one(obj, ascii_only):
+    """The line pre-filter only skips lines that cannot hold a surrogate."""
+    raw = json.dumps(obj, ensure_ascii=ascii_only)
+    if not ascii_only and any("\ud800" <= ch <= "\udfff" for v in obj.values() for ch in v):
+        return  # such a line is not UTF-8 text, refused before JSON is read
+    path = Path(tempfile.mkdtemp()) / "answers.jsonl"
+    path.write_text(raw + "\n", encoding="utf-8")
+    problems = _Problems()
+    rows = list(read_jsonl(path, problems))
+    assert (not rows) == (_surrogate_field(json.loads(raw)) is not None)  # a pair is one char
+    assert len(problems.items) == (0 if rows else 1)
