@@ -182,7 +182,7 @@ def bootstrap_interval(
     parts = []
     for start in range(0, resamples, _CHUNK):
         idx = rng.integers(0, len(x), size=(min(_CHUNK, resamples - start), len(x)))
-        num, den = x[:, 0][idx].sum(axis=1), x[:, 1][idx].sum(axis=1)
+        num, den = _resampled_sums(x, idx)
         with np.errstate(invalid="ignore", divide="ignore"):
             parts.append(num / den)
     rates = np.concatenate(parts)
@@ -317,10 +317,25 @@ def _resampled_diffs(rng: np.random.Generator, b: np.ndarray, c: np.ndarray, k: 
     """k bootstrap replicates of the rate difference: each draws n cases with replacement,
     the same cases for both systems."""
     idx = rng.integers(0, len(b), size=(k, len(b)), dtype=np.int32)
-    # One contiguous 1-D gather per column is several times faster than gathering rows.
-    b_bad, b_all, c_bad, c_all = (col[idx].sum(axis=1) for col in (*b.T, *c.T))
+    (b_bad, b_all), (c_bad, c_all) = _resampled_sums(b, idx), _resampled_sums(c, idx)
     with np.errstate(invalid="ignore", divide="ignore"):
         return c_bad / c_all - b_bad / b_all
+
+
+def _resampled_sums(x: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each resample's sums of the two count columns of ``x``, the rows drawn by ``idx``.
+
+    The random gather is the cost of a bootstrap. When no sum can reach 2**31 the two
+    columns travel packed in one int64 (high and low 32 bits), gathered once instead of
+    twice; the sums are exactly those of the columns gathered apart.
+    """
+    num, den = np.ascontiguousarray(x[:, 0]), np.ascontiguousarray(x[:, 1])
+    if len(x) and x.min() >= 0 and len(x) * int(x.max()) < 2**31:
+        packed = (num << 32) | den
+        sums = packed[idx].sum(axis=1)
+        return sums >> 32, sums & 0xFFFFFFFF
+    # One contiguous 1-D gather per column is several times faster than gathering rows.
+    return num[idx].sum(axis=1), den[idx].sum(axis=1)
 
 
 def _diff(b: np.ndarray, c: np.ndarray) -> float | None:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from halgate.inputs.policy import Policy
 from halgate.models import AnswerAnalysis, Verdict
 from halgate.scoring.metrics import (
+    _resampled_sums,
     answer_metrics,
     count_verdicts,
     hallucination_rate,
     paired_bootstrap,
     system_rates,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ..conftest import claim
 
@@ -142,3 +146,22 @@ def test_f1_score(p, r, expected):
     from halgate.scoring.metrics import f1_score
 
     assert f1_score(p, r) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2**40), st.integers(0, 2**40)) | st.tuples(st.just(0), st.just(0)),
+        min_size=1,
+        max_size=30,
+    )
+    | st.lists(st.tuples(st.integers(0, 50), st.integers(0, 50)), min_size=1, max_size=30),
+    st.integers(0, 2**32 - 1),
+)
+def test_resampled_sums_are_the_sums_of_the_drawn_rows(rows, seed):
+    """Packed or not, each resample's sums are exactly those of the rows it drew."""
+    x = np.asarray(rows, dtype=np.int64)
+    idx = np.random.default_rng(seed).integers(0, len(x), size=(7, len(x)), dtype=np.int32)
+    num, den = _resampled_sums(x, idx)
+    assert num.tolist() == [int(x[r, 0].sum()) for r in idx]
+    assert den.tolist() == [int(x[r, 1].sum()) for r in idx]
