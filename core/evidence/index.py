@@ -10,19 +10,18 @@ rare shared words, overlap favours passages that cover the whole claim.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import functools
-import gc
 import heapq
 import re
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from rank_bm25 import BM25Okapi
 
+from ..collector import collector_paused
 from ..models import Document
 from ..text.quantities import Quantity, extract_quantities
 from ..text.words import content_stems, hedge_scope, negated_stems, sentence_spans, tokenize
@@ -121,23 +120,14 @@ def make_passage(
     )
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a document's passages are built: they are many
-    small acyclic objects, and each full collection walks all of them, which made indexing
-    grow with the square of the document's size (2 MB: 6.4 s; paused: 3.4 s)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def index_document(doc: Document) -> DocumentIndex:
-    """Split a document into passages (JSON records by leaf, prose by sentence)."""
-    with _collector_paused():
+    """Split a document into passages (JSON records by leaf, prose by sentence).
+
+    The collector is paused while the passages are built: each full collection walked all
+    of them, which made indexing grow with the square of the document's size (2 MB: 6.4 s;
+    paused: 3.4 s).
+    """
+    with collector_paused():
         passages = _record_passages(doc) or _prose_passages(doc)
     vocabulary = frozenset(tokenize(doc.text)) | frozenset(tokenize(doc.title or ""))
     stems = frozenset().union(*(p.stems for p in passages)) if passages else frozenset()

@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from ..collector import relaxed_collector
 from ..errors import SuiteError, UsageError
 from ..inputs.policy import Policy
 from ..judges.protocol import Judge, JudgeResult, JudgeTask, ProgressCallback
@@ -24,7 +25,7 @@ from ..models import (
 from ..scoring.abstention import answer_problem, unjudgeable
 from ..scoring.rescore import analysis_of, rescore
 from .pairwise import judge_pairs
-from .parallel import judge_tasks, relaxed_collector
+from .parallel import judge_tasks
 
 NO_REFERENCE = "case has no reference_answer"
 

@@ -6,50 +6,24 @@ large run. Small runs stay in-process, where start-up would cost more than it sa
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_all_start_methods, get_context
 
+from ..collector import relax_collector
 from ..judges.protocol import Judge, JudgeResult, JudgeTask, ProgressCallback
 
 MIN_TASKS_PER_PROCESS = 400
 CHUNK = 100
-#: Allocations between young collections during a run (CPython's default is 700).
-RUN_GC_THRESHOLD = 100_000
 
 _worker_judge: Judge | None = None
-
-
-@contextlib.contextmanager
-def relaxed_collector() -> Iterator[None]:
-    """Collect cyclic garbage rarely while a run builds its records.
-
-    A run makes millions of small acyclic objects (claims, signals, citations) that live to
-    the end; at CPython's default threshold the collector walks them again and again, which
-    cost a quarter of the judging time. Reference counting still frees them; cycles wait
-    for a later, rarer collection. The old thresholds come back afterwards.
-    """
-    old = _relax_collector()
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
-def _relax_collector() -> tuple[int, ...]:
-    """Raise the young-generation threshold to RUN_GC_THRESHOLD; the thresholds before."""
-    old = gc.get_threshold()
-    gc.set_threshold(RUN_GC_THRESHOLD, *old[1:])
-    return old
 
 
 def _init(judge: Judge) -> None:
     global _worker_judge
     _worker_judge = judge
-    _relax_collector()  # a spawned worker does not inherit the run's setting
+    relax_collector()  # a spawned worker does not inherit the run's setting
 
 
 def _judge_chunk(tasks: list[JudgeTask]) -> list[JudgeResult]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from halgate.run.parallel import RUN_GC_THRESHOLD, relaxed_collector
+from halgate.collector import RUN_GC_THRESHOLD, relaxed_collector
 from halgate.text.quantities import _trie_pattern
 from hypothesis import given, settings
 from hypothesis import strategies as st
