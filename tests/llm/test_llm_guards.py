@@ -11,6 +11,8 @@ import pytest
 from halgate.cli.app import app
 from halgate.inputs.policy import Policy
 from halgate.inputs.suite import load_suite
+from halgate.judges.llm.config import redact
+from halgate.judges.registry import create_judge
 from halgate.models import Mode
 from halgate.run.engine import run_suite
 from typer.testing import CliRunner
@@ -46,6 +48,29 @@ def test_api_key_never_reaches_report_db_logs_or_errors(tiny_suite, fake_openai,
 def test_key_is_not_in_the_judge_spec(fake_openai, tmp_path):
     spec = judge(fake_openai, tmp_path).spec
     assert KEY not in spec.model_dump_json()
+
+
+def test_a_short_placeholder_key_does_not_corrupt_replies(tiny_suite, fake_openai, tmp_path):
+    """Local servers take any key, and users type "x": scrubbing every "x" out of the
+    replies corrupted quotes ("ma***imum") and the cache. A short key goes only where it
+    stands alone."""
+    reports = {}
+    for key in ("x", KEY):
+        db = tmp_path / key[:4] / "h.db"
+        llm = create_judge("llm", base_url=fake_openai.url, api_key=key, db=str(db), max_batch=1)
+        reports[key] = run_suite(load_suite(tiny_suite), llm, Policy())
+        with sqlite3.connect(db) as con:
+            rows = [r[0] for r in con.execute("SELECT response FROM judge_cache")]
+        assert any("maximum" in r for r in rows)
+    short, long = (
+        [(c.text, c.verdict, c.citations) for a in reports[k].analyses for c in a.claims]
+        for k in ("x", KEY)
+    )
+    assert short == long and short
+    assert (
+        redact("Authorization: Bearer x; max x-ray", "x") == "Authorization: Bearer ***; max x-ray"
+    )
+    assert redact("tests: test, (test)", "test") == "tests: ***, (***)"
 
 
 # --------------------------------------------------------------------------- injection

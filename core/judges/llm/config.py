@@ -23,6 +23,7 @@ response cache stores is scrubbed of it even when a server echoes it back.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -175,10 +176,18 @@ def redact_known(text: str) -> str:
     return text
 
 
+#: Keys shorter than this are placeholders for local servers ("x", "test"), scrubbed only
+#: where they stand alone: replacing every "x" corrupted replies and the cache with them.
+SHORT_KEY = 8
+
+
 def redact(text: str, secret: str | None) -> str:
-    """Replace every occurrence of the secret (and long prefixes of it) with asterisks."""
+    """Replace every occurrence of the secret (and long prefixes of it) with asterisks; a
+    short key only where it is a whole word ("Bearer test", never "tests")."""
     if not secret or secret == NO_KEY:
         return text
+    if len(secret) < SHORT_KEY:
+        return re.sub(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", "***", text)
     text = text.replace(secret, "***")
     # Providers echo masked keys like "sk-abc...wxyz"; drop any 8+ char head or tail too.
     for piece in (secret[:8], secret[-8:]) if len(secret) >= 16 else ():
