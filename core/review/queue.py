@@ -115,14 +115,28 @@ def first_order_preference(pair: PairwiseJudgement) -> Preference | None:
 def decided_pairs(
     pairs: Sequence[PairwiseJudgement], latest: Mapping[str, Override]
 ) -> list[PairwiseJudgement]:
-    """The pairs with each reviewer's decision in force applied (the records never change)."""
+    """The pairs with each reviewer's decision in force applied (the records never change).
+
+    A pair the judge failed on and a reviewer decided counts in the preference tally like
+    any decided pair: its copy carries the decision, and its error moves into the
+    justification (the judged record keeps it).
+    """
     out = []
     for p in pairs:
         o = latest.get(review_id(p.case_id))
-        if o is None or o.preference is None or o.preference == p.preference:
+        if o is None or o.preference is None:
             out.append(p)
-        else:
+        elif p.error is not None:
+            why = f"decided by a reviewer; the judge failed: {p.error}"
+            out.append(
+                p.model_copy(
+                    update={"preference": o.preference, "error": None, "justification": why}
+                )
+            )
+        elif o.preference != p.preference:
             out.append(p.model_copy(update={"preference": o.preference}))
+        else:
+            out.append(p)
     return out
 
 

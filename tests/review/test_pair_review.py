@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from halgate.errors import UsageError
+from halgate.judges.pairwise import failed_pair
 from halgate.models import GateStatus, PairwiseJudgement, Preference
 from halgate.review import first_order_preference, review_run
 from halgate.scoring.rescore import rescore
@@ -71,6 +72,24 @@ def test_deciding_a_pair_is_stored_append_only_and_clears_the_hold(store_db):
     assert item.pair.preference == Preference.B  # the reviewer's decision is in force
     assert item.judged.preference == Preference.TIE  # the judge's record is never edited
     assert (run.queue.counts.reviewed, run.queue.counts.pending) == (1, 0)
+
+
+def test_a_failed_pair_a_reviewer_decided_counts_in_the_preference_tally(store_db):
+    report = pairwise_report()
+    failed = failed_pair("q3", "baseline", "candidate", "judge timed out")
+    report = rescore(report.model_copy(update={"pairwise": [*report.pairwise, failed]}))
+    [before] = [r for r in report.decision.reasons if r.rule == "pairwise_preference"]
+    assert "of 2 pairs" in before.message  # the failed pair is not a tie of the judge's
+    with Store(store_db) as store:
+        run_id = store.save_run(report)
+        store.add_override(run_id, "pairwise:q1", preference="TIE", comment="x", reviewer="ana")
+        store.add_override(run_id, "pairwise:q3", preference="A", comment="y", reviewer="ana")
+        run = store.reviewed_run(run_id)
+    [after] = [r for r in run.report.decision.reasons if r.rule == "pairwise_preference"]
+    assert "baseline preferred in 1, candidate in 1, ties 1 of 3 pairs" in after.message
+    q3 = next(i for i in run.queue.pairs if i.review_id == "pairwise:q3")
+    assert q3.pair.preference == Preference.A and "judge timed out" in q3.pair.justification
+    assert q3.judged.error == "judge timed out"  # the judge's record is never edited
 
 
 def test_approving_a_run_that_did_not_pass_needs_the_acknowledgement(store_db):
