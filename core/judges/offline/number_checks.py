@@ -57,10 +57,9 @@ def check_numbers(
         if states(near, q):
             continue
         shown = claim.body[q.start : q.end].rstrip(".")
-        durations = [o for p in near + passages for o in p.quantities] + list(claim.quantities)
         if (
             _derived(q, claim.quantities, th.derived_value_tolerance)
-            or _date_reckoned(q, claim.quantities, durations)
+            or _date_reckoned(q, claim.quantities, near + passages)
             or _in_context(claim, q, passages, window, floor)
         ):
             continue
@@ -211,12 +210,14 @@ def _context(text: str, q: Quantity, window: tuple[int, int]) -> frozenset[str]:
     return frozenset(content_stems(tokenize(around)))
 
 
-def _date_reckoned(q: Quantity, dates: tuple[Quantity, ...], durations: list[Quantity]) -> bool:
-    """The claim reckons a date: q is another of its dates plus a period its evidence (or
-    the claim) gives ("a tenancy ending on 31 July ... within 3 months" -> "31 October")."""
+def _date_reckoned(q: Quantity, dates: tuple[Quantity, ...], evidence: list[Passage]) -> bool:
+    """The claim reckons a date: q is another of its dates (`dates`) plus a period its
+    `evidence` or the claim gives ("a tenancy ending on 31 July ... within 3 months" ->
+    "31 October"). The passages' values are read only for a date: most values are not."""
     if q.kind != "date":
         return False
     starts = [d for d in dates if d is not q and d.kind == "date"]
+    durations = [o for p in evidence for o in p.quantities] + list(dates)
     periods = [p for p in durations if p.kind == "number" and p.unit in ("day", "month", "year")]
     return any(_plus(str(d.value), p) == str(q.value) for d in starts for p in periods)
 
