@@ -12,9 +12,10 @@ from __future__ import annotations
 import bisect
 import functools
 import heapq
+import itertools
 import re
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -235,7 +236,7 @@ class EvidenceIndex:
         self._norm: list[float] = []
         self._weights: dict[str, list[tuple[int, float]]] = {}
         if self.passages:
-            bm25 = BM25Okapi([sorted(p.stems) or ["\x00"] for p in self.passages])
+            bm25 = _StemSetBM25([sorted(p.stems) or ["\x00"] for p in self.passages])
             self._idf = {t: max(float(v), 0.0) for t, v in bm25.idf.items()}
             # Every term occurs once per sentence (stems are a set): tf = 1 in BM25's formula.
             self._norm = [
@@ -279,6 +280,19 @@ class EvidenceIndex:
             found = [(i, idf * self._norm[i]) for i in self._postings.get(term, ())]
             self._weights[term] = found
         return found
+
+
+class _StemSetBM25(BM25Okapi):
+    """rank_bm25's BM25Okapi over passages that hold each stem once (their stem sets): its
+    counting pass built a frequency table per passage that the index never reads (a
+    quarter of a millisecond per case). The document frequencies come in the same order,
+    so its IDFs are exactly BM25Okapi's."""
+
+    def _initialize(self, corpus: list[list[str]]) -> dict[str, int]:
+        self.doc_len = [len(d) for d in corpus]
+        self.corpus_size = len(corpus)
+        self.avgdl = sum(self.doc_len) / self.corpus_size
+        return dict(Counter(itertools.chain.from_iterable(corpus)))
 
 
 _EVIDENCE_CACHE: OrderedDict[tuple[str, ...], EvidenceIndex] = OrderedDict()
