@@ -246,3 +246,18 @@ def test_a_task_failing_in_the_learned_stage_fails_alone(monkeypatch) -> None:
         assert ok.claims["a"] and not ok.errors
     alone = OfflineJudge().judge_task(tasks[0]).claims["a"]
     assert [c.score for c in results[0].claims["a"]] == [c.score for c in alone]
+
+
+@pytest.mark.parametrize("use_model", [False, True])
+def test_claims_sharing_a_sentence_share_no_mutable_parts(use_model):
+    """A sentence two systems (or one answer twice) share is judged once; each claim still
+    owns its citations and signal lists, so editing one claim never edits another."""
+    text = "Refunds are issued within 14 days of receiving the returned item."
+    task = JudgeTask(case=CASE, documents=[RETURNS, SHIPPING], answers={"a": text, "b": text})
+    (result,) = create_judge("offline", use_model=use_model).judge([task])
+    (a,), (b,) = result.claims["a"], result.claims["b"]
+    assert a.citations and a.citations == b.citations and a.signals == b.signals
+    assert all(x is not y for x, y in zip(a.citations, b.citations, strict=True))
+    assert a.signals is not b.signals
+    lists = [k for k, v in a.signals.items() if isinstance(v, list)]
+    assert lists and all(a.signals[k] is not b.signals[k] for k in lists)

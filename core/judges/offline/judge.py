@@ -80,8 +80,10 @@ class _Judged:
     score: float
     signals: dict[str, Any]
 
-    def judgement(self, claim: Claim) -> ClaimJudgement:
-        """The judgement of `claim` (fresh citation and signal objects, never shared)."""
+    def judgement(self, claim: Claim, again: bool = False) -> ClaimJudgement:
+        """The judgement of `claim`. Its citation and signal objects are never shared: the
+        first claim with this text takes this verdict's own, each later one (`again`) gets
+        copies."""
         d = self.decision
         # Every field is already of its declared type, so validation would only cost time.
         return ClaimJudgement.model_construct(
@@ -90,9 +92,9 @@ class _Judged:
             hallucination_type=d.type,
             severity=self.severity,
             rationale=d.reason,
-            citations=[c.model_copy() for c in self.citations],
+            citations=[c.model_copy() for c in self.citations] if again else list(self.citations),
             score=self.score,
-            signals=copy_signals(self.signals),
+            signals=copy_signals(self.signals) if again else self.signals,
         )
 
 
@@ -213,9 +215,10 @@ class OfflineJudge:
                 context = marks or context
                 key = (claim.text, () if marks else context)
                 j = memo.get(key)
+                again = j is not None
                 if j is None:
                     j = memo[key] = self._judge_text(f, task, index, docs, question, key[1])
-                judged.append(j.judgement(claim))
+                judged.append(j.judgement(claim, again))
             result.claims[system] = judged
             if judged and self.model is not None:
                 pending.append(_Pending(result, system, task, answer, index))
