@@ -37,9 +37,10 @@ def main(n_cases: int = 10_000) -> None:
     peak_mb, worker_mb = me.ru_maxrss / 1024, workers.ru_maxrss / 1024
     cpu = {w: round(r.ru_utime + r.ru_stime, 1) for w, r in (("main", me), ("workers", workers))}
     print(f"cases {n_cases}, answers {len(report.analyses)}, claims {claims}")
+    judged = report.timings["judge_seconds"]  # planning and judging, as the engine times them
     print(
-        f"load {t1 - t0:.1f}s  judge+aggregate {t2 - t1:.1f}s  write report {t3 - t2:.1f}s  "
-        f"total {t3 - t0:.1f}s"
+        f"load {t1 - t0:.1f}s  judge+aggregate {t2 - t1:.1f}s (judge {judged:.1f}s, aggregate "
+        f"{t2 - t1 - judged:.1f}s)  write report {t3 - t2:.1f}s  total {t3 - t0:.1f}s"
     )
     print(f"cpu seconds: main process {cpu['main']}, judge workers {cpu['workers']}")
     print(
