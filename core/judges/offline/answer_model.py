@@ -100,22 +100,14 @@ class GeneralModel:
     #: The claim score from which a claim counts as hallucinated (the threshold lands here).
     decision_score: float
 
-    def answer_probability(self, probs: np.ndarray, ctx: AnswerContext, shape: InputShape) -> float:
-        """The probability that the answer holds a hallucination, from its claims'."""
-        x = np.asarray([answer_vector(probs, ctx, shape)], dtype=float)
-        return float(self.answer.predict(x)[0])
-
-    def claim_scores(self, x: np.ndarray, ctx: AnswerContext, shape: InputShape) -> np.ndarray:
-        """Claim scores whose maximum is the answer's centred score (decision at
-        ``decision_score``), in the order of the claims' probabilities, so the likeliest
-        claim carries the verdict."""
-        return self.many_claim_scores([(x, ctx, shape)])[0]
-
     def many_claim_scores(
         self, answers: Sequence[tuple[np.ndarray, AnswerContext, InputShape]]
     ) -> list[np.ndarray]:
-        """``claim_scores`` of many answers, with one prediction per stage for them all:
-        an answer has a handful of claims, so per-answer predictions were mostly overhead."""
+        """Each answer's claim scores, from its claim feature matrix, context and shape:
+        their maximum is the answer's centred score (decision at ``decision_score``), in the
+        order of the claims' probabilities, so the likeliest claim carries the verdict. One
+        prediction per stage serves all the answers: an answer has a handful of claims, so
+        per-answer predictions were mostly overhead."""
         sizes = [len(x) for x, _, _ in answers]
         if not any(sizes):
             return [np.zeros(0) for _ in answers]
