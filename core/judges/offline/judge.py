@@ -109,8 +109,11 @@ class _Pending:
     result: JudgeResult
     system: str
     task: JudgeTask
-    answer: str
     index: EvidenceIndex
+
+    @property
+    def answer(self) -> str:
+        return self.task.answers[self.system]
 
 
 def _failed(task: JudgeTask, exc: Exception) -> JudgeResult:
@@ -221,7 +224,7 @@ class OfflineJudge:
                 judged.append(j.judgement(claim, again))
             result.claims[system] = judged
             if judged and self.model is not None:
-                pending.append(_Pending(result, system, task, answer, index))
+                pending.append(_Pending(result, system, task, index))
         return result, pending
 
     def _learn(self, pending: Sequence[_Pending]) -> None:
