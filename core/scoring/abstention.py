@@ -52,7 +52,8 @@ _PLEASANTRY = re.compile(r"^\W*(?:sorry|apologies|unfortunately|i\s+apologi[sz]e
 @functools.lru_cache(maxsize=4096)
 def answer_problem(text: str) -> str | None:
     """Why an answer cannot be analysed at all (empty or nonsense), else None. Memoised:
-    planning, analysis and rescoring each ask it of every answer."""
+    planning and rescoring ask it of every answer, the engine's analysis again of those
+    planning did not send to the judge."""
     if not text.strip():
         return EMPTY
     if not _WORD.search(text):
