@@ -43,11 +43,11 @@ def cli(suite: Path, fake, tmp_path: Path, *extra: str, key: str = KEY):
     return CliRunner().invoke(app, args), out
 
 
-def judge(fake, tmp_path: Path, **options):
+def judge(fake, tmp_path: Path, key: str = KEY, **options):
     """The LLM judge built through the registry, as the CLI builds it."""
     options.setdefault("db", str(tmp_path / "h.db"))
     options.setdefault("max_batch", 1)
-    return create_judge("llm", base_url=fake.url, api_key=KEY, **options)
+    return create_judge("llm", base_url=fake.url, api_key=key, **options)
 
 
 def analyses(report) -> dict[tuple[str, str], object]:

@@ -12,7 +12,6 @@ from halgate.cli.app import app
 from halgate.inputs.policy import Policy
 from halgate.inputs.suite import load_suite
 from halgate.judges.llm.config import redact
-from halgate.judges.registry import create_judge
 from halgate.models import Mode
 from halgate.run.engine import run_suite
 from typer.testing import CliRunner
@@ -57,7 +56,7 @@ def test_a_short_placeholder_key_does_not_corrupt_replies(tiny_suite, fake_opena
     reports = {}
     for key in ("x", KEY):
         db = tmp_path / key[:4] / "h.db"
-        llm = create_judge("llm", base_url=fake_openai.url, api_key=key, db=str(db), max_batch=1)
+        llm = judge(fake_openai, db.parent, key=key)
         reports[key] = run_suite(load_suite(tiny_suite), llm, Policy())
         with sqlite3.connect(db) as con:
             rows = [r[0] for r in con.execute("SELECT response FROM judge_cache")]
