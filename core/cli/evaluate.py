@@ -57,7 +57,11 @@ def eval_judge(
         bool, typer.Option("--quiet", "-q", help="Do not show the judging progress bar.")
     ] = False,
 ) -> None:
-    """Score a judge against labels: a suite's labels.jsonl or a benchmark file."""
+    """Score a judge against labels: a suite's labels.jsonl or a benchmark file.
+
+    A benchmark's figures come with 95 % intervals (AUROC: DeLong's; balanced accuracy:
+    Agresti-Caffo's) and the judge's AUROC minus the novelty baseline's, paired.
+    """
     from ..judges.registry import create_judge
 
     if (suite is None) == (benchmark is None):

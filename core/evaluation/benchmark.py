@@ -2,10 +2,11 @@
 
 Each line holds ``id, task, question, documents, answer, label, spans``; the judge sees only
 the task, question, documents and answer. Figures are response level (precision, recall, F1,
-balanced accuracy at the judge's own decision, AUROC of its answer score), span level
-(character overlap with the labelled hallucinated spans) and a confusion matrix, beside the
-same figures for the trivial *novelty* baseline: the share of the answer's content words that
-never occur in the documents.
+balanced accuracy at the judge's own decision, AUROC of its answer score, the last two with
+95 % intervals), span level (character overlap with the labelled hallucinated spans) and a
+confusion matrix, beside the same figures for the trivial *novelty* baseline: the share of
+the answer's content words that never occur in the documents; and the judge's AUROC minus
+the baseline's with its paired interval, since both read the same answers.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from ..errors import UsageError
 from ..inputs.policy import Policy
 from ..judges.protocol import Judge, JudgeTask, ProgressCallback
@@ -26,6 +25,7 @@ from ..models import AnswerAnalysis, Case, Document
 from ..scoring.metrics import HALLUCINATED, f1_score, ratio
 from ..scoring.rescore import analysis_of
 from ..text.words import is_content, tokenize
+from .roc import auroc, auroc_difference, auroc_interval, balanced_accuracy_interval
 
 NOVELTY_THRESHOLD = 0.15  # novelty baseline's fixed default decision threshold
 HOLDOUT_SHARE = 0.3  # share of rows (by id hash) kept aside for honest numbers
@@ -160,28 +160,6 @@ def judge_rows(
     return out
 
 
-def auroc(
-    labels: Sequence[bool] | np.ndarray, scores: Sequence[float] | np.ndarray
-) -> float | None:
-    """Area under the ROC curve (Mann-Whitney U with average ranks for ties)."""
-    y = np.asarray(labels, dtype=bool)
-    s = np.asarray(scores, dtype=float)
-    n_pos, n_neg = int(y.sum()), int((~y).sum())
-    if n_pos == 0 or n_neg == 0:
-        return None
-    order = np.argsort(s, kind="mergesort")
-    ranks = np.empty(len(s))
-    sorted_s = s[order]
-    i = 0
-    while i < len(s):  # average ranks over runs of equal scores
-        j = i
-        while j + 1 < len(s) and sorted_s[j + 1] == sorted_s[i]:
-            j += 1
-        ranks[order[i : j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
-
-
 def _chars(spans: Iterable[tuple[int, int]]) -> set[int]:
     return {i for a, b in spans for i in range(a, b)}
 
@@ -199,13 +177,18 @@ def response_metrics(rows: Sequence[BenchRow], preds: Sequence[Prediction]) -> d
         g, q = _chars(r.spans), _chars(p.spans)
         inter, pred_n, gold_n = inter + len(g & q), pred_n + len(q), gold_n + len(g)
     sp, sr = ratio(inter, pred_n), ratio(inter, gold_n)
+    labels, scores = [r.hallucinated for r in rows], [p.score for p in preds]
+    ba_interval = balanced_accuracy_interval(tp, fn, tn, fp)
+    auc_interval = auroc_interval(labels, scores)
     return {
         "n": len(rows),
         "precision": prec,
         "recall": rec,
         "f1": f1_score(prec, rec),
         "balanced_accuracy": None if rec is None or spec is None else (rec + spec) / 2,
-        "auroc": auroc([r.hallucinated for r in rows], [p.score for p in preds]),
+        "balanced_accuracy_interval": ba_interval.as_dict() if ba_interval else None,
+        "auroc": auroc(labels, scores),
+        "auroc_interval": auc_interval.as_dict() if auc_interval else None,
         "span_precision": sp,
         "span_recall": sr,
         "span_f1": f1_score(sp, sr),
@@ -226,9 +209,14 @@ def evaluate_benchmark(
 
     def block(idx: list[int]) -> dict:
         rs = [rows[i] for i in idx]
+        mine, theirs = [preds[i] for i in idx], [base[i] for i in idx]
+        gain = auroc_difference(
+            [r.hallucinated for r in rs], [p.score for p in mine], [p.score for p in theirs]
+        )
         return {
-            **response_metrics(rs, [preds[i] for i in idx]),
-            "novelty_baseline": response_metrics(rs, [base[i] for i in idx]),
+            **response_metrics(rs, mine),
+            "novelty_baseline": response_metrics(rs, theirs),
+            "auroc_minus_baseline": gain.as_dict() if gain else None,
         }
 
     tasks = sorted({r.task for r in rows})
@@ -247,26 +235,45 @@ _COLUMNS = [
     ("recall", "rec"),
     ("f1", "F1"),
     ("balanced_accuracy", "bal.acc"),
+    ("balanced_accuracy_interval", "95%"),
     ("auroc", "AUROC"),
+    ("auroc_interval", "95%"),
     ("span_f1", "span F1"),
 ]
+_WIDE = 12  # an interval's cell: " 0.612-0.843"
+
+
+def _cell(key: str, value: object) -> str:
+    if key == "n":
+        return f"{value:>8}"
+    if key.endswith("_interval"):
+        text = "n/a" if not isinstance(value, dict) else f"{value['low']:.3f}-{value['high']:.3f}"
+        return f"{text:>{_WIDE}}"
+    return "     n/a" if not isinstance(value, float) else f"{value:8.3f}"
 
 
 def _row(label: str, m: dict, width: int) -> str:
-    cells = [
-        f"{m[k]:>8}" if k == "n" else ("     n/a" if m[k] is None else f"{m[k]:8.3f}")
-        for k, _ in _COLUMNS
-    ]
     c = m["confusion"]
     return (
         f"  {label:<{width}}"
-        + "".join(cells)
+        + "".join(_cell(k, m[k]) for k, _ in _COLUMNS)
         + f"   tp {c['tp']} fp {c['fp']} fn {c['fn']} tn {c['tn']}"
     )
 
 
+def _gain_line(name: str, gain: dict | None) -> str:
+    if gain is None:
+        return f"  {name}: judge AUROC minus baseline's: n/a (one class only)"
+    iv = gain["interval"]
+    return (
+        f"  {name}: judge AUROC minus baseline's {gain['difference']:+.3f} "
+        f"(95% {iv['low']:+.3f} to {iv['high']:+.3f}, paired)"
+    )
+
+
 def benchmark_table(result: dict) -> str:
-    """A table for people: judge and novelty baseline per task and overall."""
+    """A table for people: judge and novelty baseline per task and overall, each figure's
+    95 % interval beside it, then how far the judge's AUROC is above the baseline's."""
     scopes = [*result["per_task"].items(), ("overall", result["overall"])]
     rows = [
         (f"{name}: {who}", metrics)
@@ -274,7 +281,10 @@ def benchmark_table(result: dict) -> str:
         for who, metrics in (("judge", block), ("novelty baseline", block["novelty_baseline"]))
     ]
     width = max(len("scope / scorer"), *(len(label) for label, _ in rows))
-    head = f"  {'scope / scorer':<{width}}" + "".join(f"{h:>8}" for _, h in _COLUMNS)
+    head = f"  {'scope / scorer':<{width}}" + "".join(
+        f"{h:>{_WIDE if k.endswith('_interval') else 8}}" for k, h in _COLUMNS
+    )
     lines = [f"judge {result['judge_id']}", head]
     lines += [_row(label, metrics, width) for label, metrics in rows]
+    lines += [_gain_line(name, block.get("auroc_minus_baseline")) for name, block in scopes]
     return "\n".join(lines) + "\n"

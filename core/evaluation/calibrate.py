@@ -47,7 +47,8 @@ from ..judges.offline.claim_model import (
 )
 from ..judges.offline.judge import OfflineJudge
 from ..judges.protocol import JudgeTask
-from .benchmark import BenchRow, auroc, bench_case
+from .benchmark import BenchRow, bench_case
+from .roc import auroc
 
 L2_GRID = (1.0, 10.0, 100.0, 1000.0)
 ANSWER_L2 = 1.0
