@@ -30,6 +30,7 @@ from ..models import (
 )
 from ..run.engine import run_suite
 from ..scoring.metrics import HALLUCINATED, f1_score, ratio
+from .roc import balanced_accuracy_interval
 
 NO_CLAIM = "NO_CLAIM"
 NONE = "NONE"
@@ -166,6 +167,8 @@ def score_analyses(
     tpr = ratio(conf[(True, True)], conf[(True, True)] + conf[(True, False)])
     tnr = ratio(conf[(False, False)], conf[(False, False)] + conf[(False, True)])
     bal = None if tpr is None or tnr is None else (tpr + tnr) / 2
+    tp, fn, tn, fp = (conf[k] for k in ((True, True), (True, False), (False, False), (False, True)))
+    interval = balanced_accuracy_interval(tp, fn, tn, fp)
     return JudgeScores(
         judge_id=judge_id,
         n_answers=n_answers,
@@ -181,12 +184,15 @@ def score_analyses(
         },
         answer_level={
             "balanced_accuracy": bal,
+            # Its 95 % interval at the judge's fixed decision (Agresti-Caffo, evaluation/roc).
+            "balanced_accuracy_low": interval.low if interval else None,
+            "balanced_accuracy_high": interval.high if interval else None,
             "recall": tpr,
             "specificity": tnr,
-            "tp": conf[(True, True)],
-            "fn": conf[(True, False)],
-            "tn": conf[(False, False)],
-            "fp": conf[(False, True)],
+            "tp": tp,
+            "fn": fn,
+            "tn": tn,
+            "fp": fp,
         },
         critical_caught=caught,
         critical_total=crit,
@@ -239,7 +245,9 @@ def scores_table(s: JudgeScores) -> str:
     lines += [
         "",
         f"answer level: balanced accuracy {_f(al['balanced_accuracy']).strip()} "
-        f"(recall {_f(al['recall']).strip()}, specificity {_f(al['specificity']).strip()}; "
+        f"(95% {_f(al['balanced_accuracy_low']).strip()}-"
+        f"{_f(al['balanced_accuracy_high']).strip()}; "
+        f"recall {_f(al['recall']).strip()}, specificity {_f(al['specificity']).strip()}; "
         f"tp {al['tp']} fn {al['fn']} tn {al['tn']} fp {al['fp']})",
         "CRITICAL hallucinations caught as CRITICAL/HIGH: "
         f"{s.critical_caught} of {s.critical_total}",
