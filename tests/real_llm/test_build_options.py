@@ -1,0 +1,19 @@
+"""The real-LLM server's build options follow the CPU (no server is built or run here)."""
+
+from __future__ import annotations
+
+from .build_server import BASE_CMAKE_ARGS, cmake_args
+
+AVX512_HOST = "flags : fpu sse4_2 avx avx2 fma f16c avx512f avx512bw avx512vl"
+AMX_HOST = AVX512_HOST + " amx_bf16 amx_tile amx_int8"
+
+
+def test_a_cpu_reporting_amx_gets_the_portable_build() -> None:
+    """CPUID may report AMX where a VM has not enabled its state: -march=native then built
+    a server that died of SIGILL on its first tile instruction (tilezero)."""
+    assert cmake_args(AMX_HOST).split() == [*BASE_CMAKE_ARGS, "-DGGML_NATIVE=OFF"]
+
+
+def test_other_cpus_keep_the_native_build() -> None:
+    assert cmake_args(AVX512_HOST).split() == list(BASE_CMAKE_ARGS)
+    assert cmake_args("").split() == list(BASE_CMAKE_ARGS)  # no /proc/cpuinfo (macOS)
