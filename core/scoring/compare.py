@@ -22,7 +22,7 @@ from .metrics import (
     blocking_claims,
     hallucinated_claims,
     outcome_counts,
-    paired_bootstrap,
+    paired_bootstraps,
     should_abstain_ids,
     system_rates,
 )
@@ -70,7 +70,7 @@ def compare_systems(
             pairs["claims"][side].append(o.claims)
             pairs["abstain"][side].append(o.abstention)
     n, seed = policy.bootstrap_resamples, policy.seed
-    change = {m: paired_bootstrap(b, c, n, seed) for m, (b, c) in pairs.items()}
+    change = paired_bootstraps(pairs, n, seed)
     gated = change["answers"] if policy.gate_on == "answers" else change["claims"]
     new_types = [HallucinationType(t) for t in sorted(typ[candidate]) if typ[baseline][t] == 0]
     all_tags = sorted({t for c in cases for t in c.tags})

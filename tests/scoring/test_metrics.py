@@ -12,6 +12,7 @@ from halgate.scoring.metrics import (
     count_verdicts,
     hallucination_rate,
     paired_bootstrap,
+    paired_bootstraps,
     system_rates,
 )
 from hypothesis import given, settings
@@ -165,3 +166,58 @@ def test_resampled_sums_are_the_sums_of_the_drawn_rows(rows, seed):
     num, den = _resampled_sums(x, idx)
     assert num.tolist() == [int(x[r, 0].sum()) for r in idx]
     assert den.tolist() == [int(x[r, 1].sum()) for r in idx]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(*(st.integers(0, 2**20) for _ in range(4))) | st.tuples(*([st.just(0)] * 4)),
+        min_size=1,
+        max_size=30,
+    )
+    | st.lists(st.tuples(*(st.integers(0, 50) for _ in range(4))), min_size=1, max_size=30),
+    st.integers(0, 2**32 - 1),
+)
+def test_four_columns_packed_or_not_sum_exactly(rows, seed):
+    """Baseline and candidate counts travel in one word when they fit 16 bits each, else two
+    by two or apart: the sums are always those of the rows drawn."""
+    x = np.asarray(rows, dtype=np.int64)
+    idx = np.random.default_rng(seed).integers(0, len(x), size=(7, len(x)), dtype=np.int32)
+    sums = _resampled_sums(x, idx)
+    assert [s.tolist() for s in sums] == [[int(x[r, j].sum()) for r in idx] for j in range(4)]
+
+
+def _paired_by_hand(base, cand, resamples, seed):
+    """The paired bootstrap written out: draw cases, sum each system's rows, take quantiles."""
+    b, c = np.asarray(base), np.asarray(cand)
+    rng = np.random.default_rng(seed)
+    diffs = []
+    for start in range(0, resamples, 250):
+        draw = rng.integers(0, len(b), size=(min(250, resamples - start), len(b)), dtype=np.int32)
+        for r in draw:
+            bb, cc = b[r].sum(axis=0), c[r].sum(axis=0)
+            if bb[1] and cc[1]:
+                diffs.append(cc[0] / cc[1] - bb[0] / bb[1])
+    return [float(v) for v in np.quantile(diffs, [0.025, 0.975])]
+
+
+def test_measures_bootstrapped_together_are_each_as_if_alone():
+    rng = np.random.default_rng(5)
+    n = 300
+    answers = [
+        [(int(rng.random() < p), 1) for _ in range(n)] for p in (0.2, 0.3)
+    ]  # 0/1 counts: four columns packed in one word
+    claims = [[(int(rng.integers(0, 3)), 3) for _ in range(n)] for _ in range(2)]
+    big = [[(int(rng.integers(0, 400)), 400) for _ in range(n)] for _ in range(2)]  # > 16 bits
+    none = [[(0, 0)] * n, [(0, 0)] * n]  # no denominator: no interval
+    measures = {"answers": answers, "claims": claims, "big": big, "none": none}
+    together = paired_bootstraps({m: (b, c) for m, (b, c) in measures.items()}, 600, 11)
+    for m, (b, c) in measures.items():
+        alone = paired_bootstrap(b, c, 600, 11)
+        assert together[m] == alone
+        if m == "none":
+            assert alone.ci_low is None and alone.estimate is None
+        else:
+            assert [alone.ci_low, alone.ci_high] == pytest.approx(
+                _paired_by_hand(b, c, 600, 11), abs=1e-12
+            )
