@@ -17,6 +17,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ..scoring.metrics import wilson_interval
+
 
 @dataclass(frozen=True)
 class FigureInterval:
@@ -107,16 +109,16 @@ def auroc_interval(
     area = auroc(y, s)
     if area is None:
         return None
-    z = _z(confidence)
     comps = _placements(y, s)
     variance = _covariance(comps, comps)
     if variance <= 0 or area in (0.0, 1.0):
         n = min(int(y.sum()), int((~y).sum()))
-        bound = n / (n + z * z)
-        low, high = (bound, 1.0) if area >= 0.5 else (0.0, 1 - bound)
+        share = wilson_interval(n, n, confidence)
+        assert share is not None  # n >= 1: both classes are present
+        low, high = (share.low, 1.0) if area >= 0.5 else (0.0, 1 - share.low)
         return FigureInterval(low, high, confidence, "wilson-separated")
     centre = math.log(area / (1 - area))
-    half = z * math.sqrt(variance) / (area * (1 - area))
+    half = _z(confidence) * math.sqrt(variance) / (area * (1 - area))
     return FigureInterval(
         1 / (1 + math.exp(-(centre - half))),
         1 / (1 + math.exp(-(centre + half))),
