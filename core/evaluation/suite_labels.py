@@ -164,10 +164,9 @@ def score_analyses(
         truth = any(e.verdict in HALLUCINATED for e in lab.claims)
         pred = any(j.verdict in HALLUCINATED for j in judged)
         conf[(truth, pred)] += 1
-    tpr = ratio(conf[(True, True)], conf[(True, True)] + conf[(True, False)])
-    tnr = ratio(conf[(False, False)], conf[(False, False)] + conf[(False, True)])
-    bal = None if tpr is None or tnr is None else (tpr + tnr) / 2
     tp, fn, tn, fp = (conf[k] for k in ((True, True), (True, False), (False, False), (False, True)))
+    tpr, tnr = ratio(tp, tp + fn), ratio(tn, tn + fp)
+    bal = None if tpr is None or tnr is None else (tpr + tnr) / 2
     interval = balanced_accuracy_interval(tp, fn, tn, fp)
     return JudgeScores(
         judge_id=judge_id,
