@@ -94,9 +94,10 @@ def cache_key() -> str:
     """The package versions, the architecture and a hash of the CPU's feature flags and of
     any build options beyond the base ones (a build made with other options is not reused;
     a base build keeps the key it always had, so its cache stays valid)."""
-    options = cmake_args()
+    flags = cpu_flags()
+    options = cmake_args(flags)
     extra = "" if options == " ".join(BASE_CMAKE_ARGS) else "\n" + options
-    cpu = hashlib.sha256((cpu_flags() + extra).encode()).hexdigest()[:8]
+    cpu = hashlib.sha256((flags + extra).encode()).hexdigest()[:8]
     server, model = ("-".join(p) for p in (SERVER_PACKAGE, MODEL_PACKAGE))
     return f"{server}_{model}_{platform.machine()}-{cpu}"
 
