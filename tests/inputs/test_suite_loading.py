@@ -115,9 +115,10 @@ def test_lone_surrogates_are_found_on_every_line_that_has_one(obj, ascii_only):
     raw = json.dumps(obj, ensure_ascii=ascii_only)
     if not ascii_only and any("\ud800" <= ch <= "\udfff" for v in obj.values() for ch in v):
         return  # such a line is not UTF-8 text, refused before JSON is read
-    path = Path(tempfile.mkdtemp()) / "answers.jsonl"
-    path.write_text(raw + "\n", encoding="utf-8")
     problems = _Problems()
-    rows = list(read_jsonl(path, problems))
+    with tempfile.TemporaryDirectory() as folder:  # one per example, removed after it
+        path = Path(folder) / "answers.jsonl"
+        path.write_text(raw + "\n", encoding="utf-8")
+        rows = list(read_jsonl(path, problems))
     assert (not rows) == (_surrogate_field(json.loads(raw)) is not None)  # a pair is one char
     assert len(problems.items) == (0 if rows else 1)
