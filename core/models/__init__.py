@@ -6,7 +6,7 @@ too. The JSON Schemas in ``data/schemas/`` are generated from these models
 """
 
 from .audit import AuditInput, AuditLabel, CorrectedChange, CorrectedRate
-from .claims import AnswerAnalysis, Citation, Claim, ClaimJudgement, VerdictCounts
+from .claims import AnswerAnalysis, Citation, Claim, ClaimJudgement, VerdictCounts, claim_id
 from .record import Record
 from .report import (
     MEASURE_LABELS,
@@ -105,4 +105,5 @@ __all__ = [
     "SystemRates",
     "Verdict",
     "VerdictCounts",
+    "claim_id",
 ]

@@ -23,6 +23,11 @@ class Citation(Record):
     )
 
 
+def claim_id(case_id: str, system: str, index: int) -> str:
+    """The stable id of the `index`-th claim of a system's answer to a case."""
+    return f"{case_id}/{system}/{index}"
+
+
 class Claim(Record):
     """One verifiable statement of an answer, located by its character span."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..models import Claim
+from ..models import Claim, claim_id
 from .quantities import extract_quantities
 from .words import content_stems, is_negation, sentence_spans, tokenize
 
@@ -100,7 +100,7 @@ def extract_claims(answer: str, case_id: str, system: str) -> list[Claim]:
             i = len(claims)
             claims.append(
                 Claim(
-                    claim_id=f"{case_id}/{system}/{i}",
+                    claim_id=claim_id(case_id, system, i),
                     case_id=case_id,
                     system=system,
                     index=i,

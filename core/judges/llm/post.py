@@ -22,7 +22,15 @@ from rapidfuzz import fuzz
 
 from ...evidence.locate import quote_in_any
 from ...inputs.policy import SeverityRules
-from ...models import Case, Citation, ClaimJudgement, Document, HallucinationType, Verdict
+from ...models import (
+    Case,
+    Citation,
+    ClaimJudgement,
+    Document,
+    HallucinationType,
+    Verdict,
+    claim_id,
+)
 from ...scoring.severity import assign_severity
 from .reply_schemas import AnswerOut, ClaimOut
 
@@ -148,7 +156,7 @@ def judge_claim(
     if signals.get("unverified_support"):
         score = max(score, 0.5)  # support resting on an invented quote is not support
     return ClaimJudgement(
-        claim_id=f"{ctx.case.case_id}/{system}/{index}",
+        claim_id=claim_id(ctx.case.case_id, system, index),
         case_id=ctx.case.case_id,
         system=system,
         index=index,

@@ -19,12 +19,9 @@ from ...evidence.locate import locate_quote
 from ...inputs.policy import SeverityRules
 from ...models import (
     Citation,
-    Claim,
-    ClaimJudgement,
     Document,
     HallucinationType,
     JudgeSpec,
-    Severity,
 )
 from ...models import Verdict as V
 from ...resources import data_path
@@ -44,7 +41,8 @@ from .claim_model import (
 )
 from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
 from .rescore import rescore_claims
-from .signals import claim_signals, copy_signals, rule_score
+from .reuse import ClaimDecision, Judged, as_system
+from .signals import claim_signals, rule_score
 from .source_rules import version_marks
 
 T = HallucinationType
@@ -59,43 +57,6 @@ def load_calibration(path: Path | str | None = None) -> Calibration:
     return load_calibration_file(
         Path(path) if path else data_path("calibration", DEFAULT_CALIBRATION)
     )
-
-
-@dataclass(frozen=True)
-class ClaimDecision:
-    """A verdict with its type and the signal that decided it (for the rationale)."""
-
-    verdict: V
-    type: HallucinationType | None
-    reason: str
-
-
-@dataclass(frozen=True)
-class _Judged:
-    """The verdict of one claim text in one case, reusable for every claim with that text."""
-
-    decision: ClaimDecision
-    severity: Severity | None
-    citations: tuple[Citation, ...]
-    score: float
-    signals: dict[str, Any]
-
-    def judgement(self, claim: Claim, again: bool = False) -> ClaimJudgement:
-        """The judgement of `claim`. Its citation and signal objects are never shared: the
-        first claim with this text takes this verdict's own, each later one (`again`) gets
-        copies."""
-        d = self.decision
-        # Every field is already of its declared type, so validation would only cost time.
-        return ClaimJudgement.model_construct(
-            **claim.__dict__,
-            verdict=d.verdict,
-            hallucination_type=d.type,
-            severity=self.severity,
-            rationale=d.reason,
-            citations=[c.model_copy() for c in self.citations] if again else list(self.citations),
-            score=self.score,
-            signals=copy_signals(self.signals) if again else self.signals,
-        )
 
 
 #: Tasks whose answers the learned model scores together (one prediction for them all).
@@ -175,36 +136,48 @@ class OfflineJudge:
     def _judge_batch(self, tasks: Sequence[JudgeTask]) -> list[JudgeResult]:
         """The rules task by task, then the learned model once for every answer of the
         batch; a task that raises in either stage becomes per-system errors, alone."""
-        staged: list[tuple[JudgeTask, JudgeResult, list[_Pending]]] = []
+        staged: list[tuple[JudgeTask, JudgeResult, list[_Pending], dict[str, str]]] = []
         for task in tasks:
             try:
                 staged.append((task, *self._rule_stage(task)))
             except Exception as exc:  # one bad case must not sink the run
-                staged.append((task, _failed(task, exc), []))
+                staged.append((task, _failed(task, exc), [], {}))
         try:
-            self._learn([p for _, _, pending in staged for p in pending])
+            self._learn([p for _, _, pending, _ in staged for p in pending])
         except Exception:  # find the case that fails, and only it
-            for i, (task, _, pending) in enumerate(staged):
+            for i, (task, _, pending, _) in enumerate(staged):
                 try:
                     self._learn(pending)
                 except Exception as exc:
-                    staged[i] = (task, _failed(task, exc), [])
-        return [result for _, result, _ in staged]
+                    staged[i] = (task, _failed(task, exc), [], {})
+        for _, result, _, twins in staged:
+            for system, first in twins.items():
+                result.claims[system] = [as_system(c, system) for c in result.claims[first]]
+        return [result for _, result, _, _ in staged]
 
-    def _rule_stage(self, task: JudgeTask) -> tuple[JudgeResult, list[_Pending]]:
-        """Every answer's claims with their rule verdicts, and what the learned model needs.
+    def _rule_stage(self, task: JudgeTask) -> tuple[JudgeResult, list[_Pending], dict[str, str]]:
+        """Every answer's claims with their rule verdicts, what the learned model needs, and
+        the systems whose answer repeats an earlier system's word for word (its twin).
 
         A claim's verdict depends only on its text and the case, so a sentence that
-        several systems share (the common case in a regression run) is judged once.
+        several systems share (the common case in a regression run) is judged once; an
+        unchanged answer is not even split again, and takes its twin's final judgements.
         """
         index = evidence_index(task.documents, bm25_weight=self.cal.retrieval.bm25_weight)
         docs = {d.doc_id: d for d in task.documents}
         question = question_features(task.case.question)
         result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
         pending = []
-        memo: dict[tuple[str, tuple[Quantity, ...]], _Judged] = {}
+        memo: dict[tuple[str, tuple[Quantity, ...]], Judged] = {}
         features: dict[str, ClaimFeatures] = {}
+        first: dict[str, str] = {}
+        twins: dict[str, str] = {}
         for system, answer in task.answers.items():
+            twin = first.setdefault(answer, system)
+            if twin != system:
+                twins[system] = twin
+                result.claims[system] = []  # filled from the twin once the model has scored
+                continue
             judged = []
             # "Under the 2023 wording you would not have been eligible, because the age
             # limit was 74": a version named in one claim carries over to the next ones.
@@ -225,7 +198,7 @@ class OfflineJudge:
             result.claims[system] = judged
             if judged and self.model is not None:
                 pending.append(_Pending(result, system, task, index))
-        return result, pending
+        return result, pending, twins
 
     def _learn(self, pending: Sequence[_Pending]) -> None:
         """Rule verdicts rescored by the learned model, in place, for many answers at once;
@@ -254,13 +227,13 @@ class OfflineJudge:
         docs: dict[str, Document],
         question: QuestionFeatures,
         context: tuple[Quantity, ...] = (),
-    ) -> _Judged:
+    ) -> Judged:
         text = features.text
         al = align(
             features, index, question, self.cal.retrieval, self.th, context, self.null_fields
         )
         decision = self.decide(features, al)
-        return _Judged(
+        return Judged(
             decision,
             assign_severity(decision.verdict, decision.type, text, task.case, self.rules),
             tuple(self._citations(decision, al, docs)),

@@ -1,0 +1,74 @@
+"""A judgement made once and given again, with objects of its own.
+
+A claim's verdict depends only on its text and its case, so the offline judge decides a
+text once per case: for a later claim with the same words (in this answer or another
+system's), and for an answer a later system repeated word for word. Each copy gets its own
+citation and signal objects: no two claims share a mutable part, so a change to one claim's
+record can never show in another's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...models import (
+    Citation,
+    Claim,
+    ClaimJudgement,
+    HallucinationType,
+    Severity,
+    claim_id,
+)
+from ...models import Verdict as V
+from .signals import copy_signals
+
+
+@dataclass(frozen=True)
+class ClaimDecision:
+    """A verdict with its type and the signal that decided it (for the rationale)."""
+
+    verdict: V
+    type: HallucinationType | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The verdict of one claim text in one case, reusable for every claim with that text."""
+
+    decision: ClaimDecision
+    severity: Severity | None
+    citations: tuple[Citation, ...]
+    score: float
+    signals: dict[str, Any]
+
+    def judgement(self, claim: Claim, again: bool = False) -> ClaimJudgement:
+        """The judgement of `claim`. Its citation and signal objects are never shared: the
+        first claim with this text takes this verdict's own, each later one (`again`) gets
+        copies."""
+        d = self.decision
+        # Every field is already of its declared type, so validation would only cost time.
+        return ClaimJudgement.model_construct(
+            **claim.__dict__,
+            verdict=d.verdict,
+            hallucination_type=d.type,
+            severity=self.severity,
+            rationale=d.reason,
+            citations=[c.model_copy() for c in self.citations] if again else list(self.citations),
+            score=self.score,
+            signals=copy_signals(self.signals) if again else self.signals,
+        )
+
+
+def as_system(c: ClaimJudgement, system: str) -> ClaimJudgement:
+    """The judgement of the same claim in another system's identical answer: its own id,
+    and its own citation and signal objects."""
+    return c.model_copy(
+        update={
+            "claim_id": claim_id(c.case_id, system, c.index),
+            "system": system,
+            "citations": [x.model_copy() for x in c.citations],
+            "signals": copy_signals(c.signals),
+        }
+    )

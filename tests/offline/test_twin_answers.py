@@ -1,0 +1,57 @@
+"""An answer another system gave word for word is judged once: the copy must be exactly
+what judging it alone gives, under its own ids, sharing no mutable object."""
+
+from __future__ import annotations
+
+from halgate.inputs.suite import load_suite
+from halgate.judges.offline.judge import OfflineJudge
+from halgate.judges.protocol import JudgeTask
+from halgate.models import Mode
+from halgate.run.engine import plan_tasks
+
+from ..conftest import EXAMPLE_SUITE
+
+
+def _without_ids(claims):
+    return [c.model_dump(exclude={"claim_id", "system"}) for c in claims]
+
+
+def test_a_repeated_answer_gets_exactly_the_judgements_it_gets_alone():
+    suite = load_suite(EXAMPLE_SUITE)
+    judge = OfflineJudge()
+    tasks = plan_tasks(suite, Mode.COMPARE, ["baseline", "candidate"])
+    checked = 0
+    for task in tasks:
+        answer = task.answers.get("candidate")
+        if not answer:
+            continue
+        twice = JudgeTask(task.case, task.documents, {"candidate": answer, "copy": answer})
+        alone = JudgeTask(task.case, task.documents, {"copy": answer})
+        both = judge.judge_task(twice)
+        single = judge.judge_task(alone).claims["copy"]
+        cand, copy = both.claims["candidate"], both.claims["copy"]
+        assert [c.model_dump() for c in copy] == [c.model_dump() for c in single]
+        assert _without_ids(copy) == _without_ids(cand)
+        for a, b in zip(cand, copy, strict=True):
+            assert (a.claim_id.split("/")[1], b.claim_id.split("/")[1]) == ("candidate", "copy")
+            assert b.system == "copy" and a.signals is not b.signals
+            assert all(x is not y for x, y in zip(a.citations, b.citations, strict=True))
+            for key, value in a.signals.items():
+                if isinstance(value, list | dict):
+                    assert value is not b.signals[key], key
+        checked += len(copy)
+    assert checked > 50
+
+
+def test_a_case_that_fails_fails_for_the_repeated_answer_too():
+    suite = load_suite(EXAMPLE_SUITE)
+    task = plan_tasks(suite, Mode.COMPARE, ["baseline", "candidate"])[0]
+    judge = OfflineJudge()
+
+    def broken(pending):
+        raise RuntimeError("model crashed")
+
+    judge._learn = broken  # type: ignore[method-assign]
+    answer = next(iter(task.answers.values()))
+    result = judge.judge_task(JudgeTask(task.case, task.documents, {"a": answer, "b": answer}))
+    assert set(result.errors) == {"a", "b"} and "model crashed" in result.errors["b"]
