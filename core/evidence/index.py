@@ -129,8 +129,12 @@ def index_document(doc: Document) -> DocumentIndex:
     paused: 3.4 s).
     """
     with collector_paused():
-        passages = _record_passages(doc) or _prose_passages(doc)
-    vocabulary = frozenset(tokenize(doc.text)) | frozenset(tokenize(doc.title or ""))
+        passages = _record_passages(doc)
+        if passages:
+            words = frozenset(tokenize(doc.text))
+        else:
+            passages, words = _prose_passages(doc)
+    vocabulary = words | frozenset(tokenize(doc.title or ""))
     stems = frozenset().union(*(p.stems for p in passages)) if passages else frozenset()
     # Title dates and versions count: "the March 2024 leaflet" names the document.
     title_quantities = tuple(extract_quantities(doc.title or ""))
@@ -148,21 +152,34 @@ def index_document(doc: Document) -> DocumentIndex:
     )
 
 
-def _prose_passages(doc: Document) -> list[Passage]:
+def _prose_passages(doc: Document) -> tuple[list[Passage], frozenset[str]]:
+    """The sentences as passages, and every word of the text: the passages' tokens, plus
+    those of headings and of the text between sentences (bullets), so the text is not
+    tokenised a second time (a token never crosses a sentence's edge)."""
     passages = []
+    words: set[str] = set()
     section = ""
     text = doc.text
     # Line bounds once per document: looking them up per sentence would cost the whole
     # text each time (quadratic on a long document without line breaks).
     breaks = [i for i, ch in enumerate(text) if ch == "\n"] if "\n" in text else []
+    done = 0
     for start, end in sentence_spans(text):
+        between = text[done:start]
+        if between and not between.isspace():
+            words.update(tokenize(between))
+        done = end
         sentence = text[start:end]
         heading = _heading(text, start, end, breaks) if breaks else None
         if heading:
             section = heading
+            words.update(tokenize(sentence))
             continue
-        passages.append(make_passage(doc.doc_id, start, end, sentence, section))
-    return passages
+        passage = make_passage(doc.doc_id, start, end, sentence, section)
+        words.update(passage.tokens)
+        passages.append(passage)
+    words.update(tokenize(text[done:]))
+    return passages, frozenset(words)
 
 
 def _heading(text: str, start: int, end: int, breaks: list[int]) -> str | None:
