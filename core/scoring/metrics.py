@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from statistics import NormalDist
 from typing import NamedTuple
 
@@ -178,10 +179,8 @@ def bootstrap_interval(
     x = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if len(x) == 0 or x[:, 1].sum() == 0:
         return None
-    rng = np.random.default_rng(seed)
     parts = []
-    for start in range(0, resamples, _CHUNK):
-        idx = rng.integers(0, len(x), size=(min(_CHUNK, resamples - start), len(x)))
+    for idx in resample_draws(seed, len(x), resamples, np.int64):
         num, den = _resampled_sums(x, idx)
         with np.errstate(invalid="ignore", divide="ignore"):
             parts.append(num / den)
@@ -299,9 +298,7 @@ def paired_bootstraps(
         points = {m: _diff(x[:, :2].sum(axis=0), x[:, 2:].sum(axis=0)) for m, x in group.items()}
         live = {m: x for m, x in group.items() if n and points[m] is not None}
         diffs: dict[str, list[np.ndarray]] = {m: [] for m in live}
-        rng = np.random.default_rng(seed)
-        for start in range(0, resamples if live else 0, _CHUNK):
-            idx = rng.integers(0, n, size=(min(_CHUNK, resamples - start), n), dtype=np.int32)
+        for idx in resample_draws(seed, n, resamples if live else 0, np.int32):
             for m, x in live.items():
                 b_bad, b_all, c_bad, c_all = _resampled_sums(x, idx)
                 with np.errstate(invalid="ignore", divide="ignore"):
@@ -338,6 +335,28 @@ def _rate_change(
 
 
 _CHUNK = 250  # resamples drawn at once: memory stays O(chunk x cases), not O(resamples x cases)
+
+
+def resample_draws(
+    seed: int, n: int, resamples: int, dtype: type[np.integer]
+) -> Iterator[np.ndarray]:
+    """The rows each resample draws, `_CHUNK` resamples at a time, from one generator in
+    order (so a seed gives the same draws as drawing them in the loop).
+
+    The next block is drawn in a thread while the caller gathers with this one: numpy
+    lets go of the interpreter lock for both, and drawing was half a bootstrap's time.
+    """
+    rng = np.random.default_rng(seed)
+    sizes = [min(_CHUNK, resamples - start) for start in range(0, resamples, _CHUNK)]
+    if not sizes:
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="halgate-draws") as pool:
+        ahead = pool.submit(rng.integers, 0, n, size=(sizes[0], n), dtype=dtype)
+        for size in sizes[1:]:
+            idx = ahead.result()
+            ahead = pool.submit(rng.integers, 0, n, size=(size, n), dtype=dtype)
+            yield idx
+        yield ahead.result()
 
 
 def _resampled_sums(x: np.ndarray, idx: np.ndarray) -> list[np.ndarray]:

@@ -13,6 +13,7 @@ from halgate.scoring.metrics import (
     hallucination_rate,
     paired_bootstrap,
     paired_bootstraps,
+    resample_draws,
     system_rates,
 )
 from hypothesis import given, settings
@@ -221,3 +222,16 @@ def test_measures_bootstrapped_together_are_each_as_if_alone():
             assert [alone.ci_low, alone.ci_high] == pytest.approx(
                 _paired_by_hand(b, c, 600, 11), abs=1e-12
             )
+
+
+@pytest.mark.parametrize("resamples", [0, 1, 249, 250, 251, 2000])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_draws_made_ahead_in_a_thread_are_the_draws_of_a_plain_loop(resamples, dtype):
+    rng = np.random.default_rng(7)
+    plain = [
+        rng.integers(0, 37, size=(min(250, resamples - s), 37), dtype=dtype)
+        for s in range(0, resamples, 250)
+    ]
+    ahead = list(resample_draws(7, 37, resamples, dtype))
+    assert len(ahead) == len(plain)
+    assert all(a.dtype == dtype and np.array_equal(a, p) for a, p in zip(ahead, plain, strict=True))
