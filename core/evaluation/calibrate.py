@@ -80,7 +80,7 @@ def collect(rows: Sequence[BenchRow], judge: OfflineJudge) -> list[AnswerSample]
         ctx = answer_context(
             claims, answer_novelty(r.answer, index.vocabulary), is_refusal(r.answer)
         )
-        shape = input_shape(case.question, r.documents, r.answer, index)
+        shape = input_shape(case.question, r.answer, index)
         y = [_claim_label(c.start, c.end, r) for c in claims]
         x = claim_matrix(claims, ctx, shape)
         group = f"{r.id.split('-')[0]}:{r.task}"

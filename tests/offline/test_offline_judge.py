@@ -229,10 +229,10 @@ def test_a_task_failing_in_the_learned_stage_fails_alone(monkeypatch) -> None:
 
     shape_of = judge_module.input_shape
 
-    def faulty(question, documents, answer, index):
+    def faulty(question, answer, index):
         if "faulty" in answer:
             raise ValueError("injected")
-        return shape_of(question, documents, answer, index)
+        return shape_of(question, answer, index)
 
     monkeypatch.setattr(judge_module, "input_shape", faulty)
     tasks = [

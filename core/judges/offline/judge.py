@@ -210,7 +210,7 @@ class OfflineJudge:
             claims, case = p.result.claims[p.system], p.task.case
             novelty = answer_novelty(p.answer, p.index.vocabulary)
             ctx = answer_context(claims, novelty, is_refusal(p.answer))
-            shape = input_shape(case.question, p.task.documents, p.answer, p.index)
+            shape = input_shape(case.question, p.answer, p.index)
             inputs.append((claim_matrix(claims, ctx, shape), ctx, shape))
         cut, hard = self.cal.score.decision_score, self.cal.verdicts.hard_signals
         for p, probs in zip(pending, self.model.many_claim_scores(inputs), strict=True):
