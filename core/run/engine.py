@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from ..collector import relaxed_collector
@@ -107,32 +107,84 @@ def _analyses(
     tasks: Sequence[JudgeTask],
     results: Sequence[JudgeResult],
     policy: Policy,
+    made: Mapping[int, list[AnswerAnalysis]] | None = None,
 ) -> list[AnswerAnalysis]:
+    """Every judged system's analysis of every case, in case order; `made` holds those
+    already built while judging (by the id of the result they came from)."""
     out = []
     for case, task, res in zip(suite.cases, tasks, results, strict=True):
-        for s in systems:
-            text = suite.answers[s][case.case_id].answer
-            # Planning sent only answers that are not empty, nonsense or a refusal: for
-            # those the text tells nothing more, and asking again cost 0.5 s at 20,000.
-            judged = s in task.answers
-            problem = None if judged else answer_problem(text)
-            if problem is None and mode == Mode.CONSISTENCY and case.reference_answer is None:
-                problem = NO_REFERENCE
-            usage = res.usage if s == systems[0] else {}
-            out.append(
-                analysis_of(
-                    case.case_id,
-                    s,
-                    res.claims.get(s, []),
-                    policy,
-                    error_message=problem,
-                    harness_error=res.errors.get(s),
-                    usage=usage,
-                    raw_output=res.raw.get(s) if s in res.errors else None,
-                    answer_text=None if judged else text,
-                )
-            )
+        ready = made.get(id(res)) if made else None
+        out += (
+            ready
+            if ready is not None
+            else _case_analyses(mode, systems, case, task, res, suite, policy)
+        )
     return out
+
+
+def _case_analyses(
+    mode: Mode,
+    systems: Sequence[str],
+    case: Case,
+    task: JudgeTask,
+    res: JudgeResult,
+    suite: Suite,
+    policy: Policy,
+) -> list[AnswerAnalysis]:
+    out = []
+    for s in systems:
+        text = suite.answers[s][case.case_id].answer
+        # Planning sent only answers that are not empty, nonsense or a refusal: for
+        # those the text tells nothing more, and asking again cost 0.5 s at 20,000.
+        judged = s in task.answers
+        problem = None if judged else answer_problem(text)
+        if problem is None and mode == Mode.CONSISTENCY and case.reference_answer is None:
+            problem = NO_REFERENCE
+        usage = res.usage if s == systems[0] else {}
+        out.append(
+            analysis_of(
+                case.case_id,
+                s,
+                res.claims.get(s, []),
+                policy,
+                error_message=problem,
+                harness_error=res.errors.get(s),
+                usage=usage,
+                raw_output=res.raw.get(s) if s in res.errors else None,
+                answer_text=None if judged else text,
+            )
+        )
+    return out
+
+
+class _AnalysingProgress:
+    """A progress callback that also builds each arriving result's analyses: while the
+    judge workers fill both cores, the main process would otherwise wait, and build all
+    20,000 analyses of a 10,000-case run alone afterwards (0.6 s)."""
+
+    def __init__(
+        self,
+        suite: Suite,
+        mode: Mode,
+        systems: Sequence[str],
+        tasks: Sequence[JudgeTask],
+        policy: Policy,
+        progress: ProgressCallback | None,
+    ):
+        self.args = (mode, systems, suite, policy)
+        self.where = {t.case.case_id: (c, t) for c, t in zip(suite.cases, tasks, strict=True)}
+        self.progress = progress
+        self.made: dict[int, list[AnswerAnalysis]] = {}
+        self._keep: list[JudgeResult] = []  # an id is only unique while its object lives
+
+    def __call__(self, res: JudgeResult) -> None:
+        found = self.where.get(res.case_id)
+        if found is not None:
+            mode, systems, suite, policy = self.args
+            self.made[id(res)] = _case_analyses(mode, systems, *found, res, suite, policy)
+            self._keep.append(res)
+        if self.progress:
+            self.progress(res)
 
 
 def run_suite(
@@ -163,12 +215,15 @@ def _run(
     t0 = time.perf_counter()
     tasks = plan_tasks(suite, mode, systems)
     pairs = None
+    made = None
     if mode == Mode.PAIRWISE:
         results, pairs = judge_pairs(judge, tasks, systems, policy, progress)
     else:
-        results = judge_tasks(judge, tasks, progress)
+        streamed = _AnalysingProgress(suite, mode, systems, tasks, policy, progress)
+        results = judge_tasks(judge, tasks, streamed)
+        made = streamed.made
     t1 = time.perf_counter()
-    analyses = _analyses(suite, mode, systems, tasks, results, policy)
+    analyses = _analyses(suite, mode, systems, tasks, results, policy, made)
     usage: dict[str, int] = {}
     for r in results:
         for k, v in r.usage.items():
