@@ -2,14 +2,18 @@
 
 Run: `.venv/bin/python tests/bench/bench_offline.py [N_CASES]`. Target (issue #15): the whole
 run in under 20 s and 1 GB on a 2-core machine. Prints figures, with CPU seconds beside wall
-seconds (a busy machine stretches the wall time, not the CPU time); asserts nothing.
+seconds (a busy machine stretches the wall time, not the CPU time), and the memory of all
+its processes together: their proportional set size (shared pages counted once), sampled
+while the run goes, where Linux's /proc tells it. Asserts nothing.
 """
 
 from __future__ import annotations
 
+import os
 import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -22,7 +26,41 @@ from halgate.run.engine import run_suite  # noqa: E402
 from synthetic import write_suite  # noqa: E402
 
 
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            return next((int(line.split()[1]) for line in f if line.startswith("Pss:")), 0)
+    except OSError:
+        return 0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+
+
+class TotalMemory(threading.Thread):
+    """The peak, over the run, of this process's and its children's proportional set size
+    (a page shared by the forked judge workers is counted once, split between them)."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.peak_kb = 0
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        me = os.getpid()
+        while not self.done.wait(0.2):
+            total = _pss_kb(me) + sum(_pss_kb(c) for c in _children(me))
+            self.peak_kb = max(self.peak_kb, total)
+
+
 def main(n_cases: int = 10_000) -> None:
+    memory = TotalMemory()
+    memory.start()
     with tempfile.TemporaryDirectory() as tmp:
         root = write_suite(Path(tmp) / "synthetic", n_cases)
         t0 = time.perf_counter()
@@ -32,6 +70,7 @@ def main(n_cases: int = 10_000) -> None:
         t2 = time.perf_counter()
         write_report(report, Path(tmp) / "report.json")
         t3 = time.perf_counter()
+    memory.done.set()
     claims = sum(len(a.claims) for a in report.analyses)
     me, workers = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     peak_mb, worker_mb = me.ru_maxrss / 1024, workers.ru_maxrss / 1024
@@ -47,6 +86,8 @@ def main(n_cases: int = 10_000) -> None:
         f"throughput {claims / (t2 - t1):,.0f} claims/s; peak memory {peak_mb:,.0f} MB "
         f"(largest judge worker {worker_mb:,.0f} MB)"
     )
+    together = f"{memory.peak_kb / 1024:,.0f} MB" if memory.peak_kb else "n/a (no /proc)"
+    print(f"all processes together, at their peak: {together} (proportional set size)")
     print(
         f"decision {report.decision.status.value}; candidate micro rate "
         f"{report.rates['candidate'].micro_rate:.3f}"
