@@ -43,17 +43,7 @@ def auroc(
     n_pos, n_neg = int(y.sum()), int((~y).sum())
     if n_pos == 0 or n_neg == 0:
         return None
-    order = np.argsort(s, kind="mergesort")
-    ranks = np.empty(len(s))
-    sorted_s = s[order]
-    i = 0
-    while i < len(s):  # average ranks over runs of equal scores
-        j = i
-        while j + 1 < len(s) and sorted_s[j + 1] == sorted_s[i]:
-            j += 1
-        ranks[order[i : j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+    return float((_midranks(s)[y].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
 
 
 def _z(confidence: float) -> float:
@@ -61,6 +51,7 @@ def _z(confidence: float) -> float:
 
 
 def _midranks(x: np.ndarray) -> np.ndarray:
+    """1-based ranks, equal values sharing the mean of their ranks."""
     _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
     ends = np.cumsum(counts)
     return ((ends - counts + 1 + ends) / 2)[inverse]
