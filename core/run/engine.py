@@ -107,18 +107,18 @@ def _analyses(
     tasks: Sequence[JudgeTask],
     results: Sequence[JudgeResult],
     policy: Policy,
-    made: Mapping[int, list[AnswerAnalysis]] | None = None,
+    made: Mapping[str, tuple[JudgeResult, list[AnswerAnalysis]]] | None = None,
 ) -> list[AnswerAnalysis]:
     """Every judged system's analysis of every case, in case order; `made` holds those
-    already built while judging (by the id of the result they came from)."""
+    already built while judging, by case id with the result they were built from (used
+    only if the judge returned that very result)."""
     out = []
     for case, task, res in zip(suite.cases, tasks, results, strict=True):
-        ready = made.get(id(res)) if made else None
-        out += (
-            ready
-            if ready is not None
-            else _case_analyses(mode, systems, case, task, res, suite, policy)
-        )
+        built, ready = made.get(case.case_id, (None, None)) if made else (None, None)
+        if built is res and ready is not None:
+            out += ready
+        else:
+            out += _case_analyses(mode, systems, case, task, res, suite, policy)
     return out
 
 
@@ -174,15 +174,14 @@ class _AnalysingProgress:
         self.args = (mode, systems, suite, policy)
         self.where = {t.case.case_id: (c, t) for c, t in zip(suite.cases, tasks, strict=True)}
         self.progress = progress
-        self.made: dict[int, list[AnswerAnalysis]] = {}
-        self._keep: list[JudgeResult] = []  # an id is only unique while its object lives
+        self.made: dict[str, tuple[JudgeResult, list[AnswerAnalysis]]] = {}
 
     def __call__(self, res: JudgeResult) -> None:
         found = self.where.get(res.case_id)
         if found is not None:
             mode, systems, suite, policy = self.args
-            self.made[id(res)] = _case_analyses(mode, systems, *found, res, suite, policy)
-            self._keep.append(res)
+            built = _case_analyses(mode, systems, *found, res, suite, policy)
+            self.made[res.case_id] = (res, built)
         if self.progress:
             self.progress(res)
 

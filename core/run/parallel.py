@@ -6,7 +6,7 @@ large run. Small runs stay in-process, where start-up would cost more than it sa
 While a CPU-bound judge works, and while its results arrive, the cyclic collector is
 paused: judging makes no reference cycles (tests/run/test_parallel.py checks), so each
 collection only walked the caches and results again. That was a twentieth of the workers'
-time, and a third of the main process's work receiving the results.
+time, and a third to a half of the main process's time unpickling the results.
 """
 
 from __future__ import annotations
