@@ -114,9 +114,9 @@ def _analyses(
     only if the judge returned that very result)."""
     out = []
     for case, task, res in zip(suite.cases, tasks, results, strict=True):
-        built, ready = made.get(case.case_id, (None, None)) if made else (None, None)
-        if built is res and ready is not None:
-            out += ready
+        streamed = made.get(case.case_id) if made else None
+        if streamed is not None and streamed[0] is res:
+            out += streamed[1]
         else:
             out += _case_analyses(mode, systems, case, task, res, suite, policy)
     return out
@@ -171,7 +171,7 @@ class _AnalysingProgress:
         policy: Policy,
         progress: ProgressCallback | None,
     ):
-        self.args = (mode, systems, suite, policy)
+        self.suite, self.mode, self.systems, self.policy = suite, mode, systems, policy
         self.where = {t.case.case_id: (c, t) for c, t in zip(suite.cases, tasks, strict=True)}
         self.progress = progress
         self.made: dict[str, tuple[JudgeResult, list[AnswerAnalysis]]] = {}
@@ -179,8 +179,10 @@ class _AnalysingProgress:
     def __call__(self, res: JudgeResult) -> None:
         found = self.where.get(res.case_id)
         if found is not None:
-            mode, systems, suite, policy = self.args
-            built = _case_analyses(mode, systems, *found, res, suite, policy)
+            case, task = found
+            built = _case_analyses(
+                self.mode, self.systems, case, task, res, self.suite, self.policy
+            )
             self.made[res.case_id] = (res, built)
         if self.progress:
             self.progress(res)
