@@ -12,6 +12,7 @@ the totals: on a shared machine one run says little. Asserts nothing.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import resource
 import statistics
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -68,6 +70,18 @@ class TotalMemory(threading.Thread):
         while not self.done.wait(self.INTERVAL_S):
             self.sample()
 
+    def at_last(self, n_results: int) -> Callable[[object], None]:
+        """A progress callback that takes a reading when the last judge result arrives: the
+        peak, with every worker still alive and every result held (samples taken once a
+        second would miss up to a second of growth, about 30 MB)."""
+        seen = itertools.count(1)
+
+        def progress(_result: object) -> None:
+            if next(seen) == n_results:
+                self.sample()
+
+        return progress
+
     def sample(self) -> None:
         """Take one reading now (also called when the run ends, so a short run has one)."""
         me = os.getpid()
@@ -83,7 +97,9 @@ def main(n_cases: int = 10_000) -> None:
         t0 = time.perf_counter()
         suite = load_suite(root)
         t1 = time.perf_counter()
-        report = run_suite(suite, create_judge("offline"), Policy())
+        report = run_suite(
+            suite, create_judge("offline"), Policy(), progress=memory.at_last(n_cases)
+        )
         t2 = time.perf_counter()
         write_report(report, Path(tmp) / "report.json")
         t3 = time.perf_counter()
