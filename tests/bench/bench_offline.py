@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import multiprocessing
 import os
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -89,7 +90,8 @@ class TotalMemory(threading.Thread):
         self.peak_kb = max(self.peak_kb, total)
 
 
-def main(n_cases: int = 10_000) -> None:
+def main(n_cases: int = 10_000) -> float:
+    """Run the benchmark once and print its figures; returns the total seconds."""
     memory = TotalMemory()
     memory.start()
     with tempfile.TemporaryDirectory() as tmp:
@@ -126,18 +128,26 @@ def main(n_cases: int = 10_000) -> None:
         f"decision {report.decision.status.value}; candidate micro rate "
         f"{report.rates['candidate'].micro_rate:.3f}"
     )
+    return t3 - t0
+
+
+def _run_and_send(n_cases: int, conn: Connection) -> None:
+    conn.send(main(n_cases))
+    conn.close()
 
 
 def repeated(n_cases: int, repeat: int) -> None:
     """Run the benchmark `repeat` times in fresh processes; print each run, then the spread."""
     totals = []
+    spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: no cache is warm
     for i in range(repeat):
-        out = subprocess.run(
-            [sys.executable, __file__, str(n_cases)], capture_output=True, text=True, check=True
-        ).stdout
-        print(f"-- run {i + 1} of {repeat}\n{out}", end="", flush=True)
-        line = next(x for x in out.splitlines() if " total " in x)
-        totals.append(float(line.rsplit("total ", 1)[1].rstrip("s")))
+        print(f"-- run {i + 1} of {repeat}", flush=True)
+        receive, send = spawn.Pipe(duplex=False)
+        run = spawn.Process(target=_run_and_send, args=(n_cases, send))
+        run.start()
+        send.close()
+        totals.append(receive.recv())  # EOFError if the run died before sending its total
+        run.join()
     print(
         f"total over {repeat} runs: min {min(totals):.1f}s, median "
         f"{statistics.median(totals):.1f}s, max {max(totals):.1f}s"
