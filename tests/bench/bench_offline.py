@@ -66,6 +66,7 @@ class TotalMemory(threading.Thread):
         super().__init__(daemon=True)
         self.peak_kb = 0
         self.done = threading.Event()
+        self._lock = threading.Lock()  # this thread and the run's progress both sample
 
     def run(self) -> None:
         while not self.done.wait(self.INTERVAL_S):
@@ -84,10 +85,11 @@ class TotalMemory(threading.Thread):
         return progress
 
     def sample(self) -> None:
-        """Take one reading now (also called when the run ends, so a short run has one)."""
+        """Take one reading now."""
         me = os.getpid()
         total = _pss_kb(me) + sum(_pss_kb(c) for c in _children(me))
-        self.peak_kb = max(self.peak_kb, total)
+        with self._lock:
+            self.peak_kb = max(self.peak_kb, total)
 
 
 def main(n_cases: int = 10_000) -> float:
@@ -105,7 +107,6 @@ def main(n_cases: int = 10_000) -> float:
         t2 = time.perf_counter()
         write_report(report, Path(tmp) / "report.json")
         t3 = time.perf_counter()
-        memory.sample()
     memory.done.set()
     claims = sum(len(a.claims) for a in report.analyses)
     me, workers = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
