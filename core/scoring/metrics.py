@@ -184,11 +184,24 @@ def bootstrap_interval(
         num, den = _resampled_sums(x, idx)
         with np.errstate(invalid="ignore", divide="ignore"):
             parts.append(num / den)
-    rates = np.concatenate(parts)
-    rates = rates[np.isfinite(rates)]
+    bounds = _percentiles(parts, confidence)
+    if bounds is None:  # every resample missed the answers with claims
+        return None
+    return Interval(low=bounds[0], high=bounds[1], confidence=confidence, method="bootstrap")
+
+
+def _percentiles(parts: list[np.ndarray], confidence: float) -> tuple[float, float] | None:
+    """The central `confidence` percentile bounds of the resampled values that are
+    defined (a resample that drew no denominator has none); None when none is."""
+    if not parts:
+        return None
+    values = np.concatenate(parts)
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return None
     alpha = (1 - confidence) / 2
-    lo, hi = np.quantile(rates, [alpha, 1 - alpha])
-    return Interval(low=float(lo), high=float(hi), confidence=confidence, method="bootstrap")
+    lo, hi = np.quantile(values, [alpha, 1 - alpha])
+    return float(lo), float(hi)
 
 
 def blocking_claims(
@@ -316,13 +329,7 @@ def _rate_change(
     n: int,
     confidence: float,
 ) -> RateChange:
-    lo = hi = None
-    if parts:
-        diffs = np.concatenate(parts)
-        diffs = diffs[np.isfinite(diffs)]
-        alpha = (1 - confidence) / 2
-        if len(diffs):
-            lo, hi = (float(v) for v in np.quantile(diffs, [alpha, 1 - alpha]))
+    lo, hi = _percentiles(parts, confidence) or (None, None)
     return RateChange(
         estimate=point,
         ci_low=lo,
@@ -348,7 +355,8 @@ def resample_draws(
     """
     rng = np.random.default_rng(seed)
     sizes = [min(_CHUNK, resamples - start) for start in range(0, resamples, _CHUNK)]
-    if not sizes:
+    if len(sizes) <= 1:  # one block or none: nothing to draw ahead
+        yield from (rng.integers(0, n, size=(size, n), dtype=dtype) for size in sizes)
         return
     with ThreadPoolExecutor(1, thread_name_prefix="halgate-draws") as pool:
         ahead = pool.submit(rng.integers, 0, n, size=(sizes[0], n), dtype=dtype)

@@ -9,6 +9,7 @@ from halgate.models import AnswerAnalysis, Verdict
 from halgate.scoring.metrics import (
     _resampled_sums,
     answer_metrics,
+    bootstrap_interval,
     count_verdicts,
     hallucination_rate,
     paired_bootstrap,
@@ -235,3 +236,14 @@ def test_draws_made_ahead_in_a_thread_are_the_draws_of_a_plain_loop(resamples, d
     ahead = list(resample_draws(7, 37, resamples, dtype))
     assert len(ahead) == len(plain)
     assert all(a.dtype == dtype and np.array_equal(a, p) for a, p in zip(ahead, plain, strict=True))
+
+
+def test_bootstrap_without_a_defined_resample_is_null_not_an_error():
+    # 20 answers without claims and one with: seed 1's single resample misses that one,
+    # so no resampled rate is defined; no resamples at all defines none either.
+    pairs = [(0, 0)] * 20 + [(1, 2)]
+    assert not (np.random.default_rng(1).integers(0, 21, size=(1, 21)) == 20).any()
+    assert bootstrap_interval(pairs, 1, 1) is None
+    assert bootstrap_interval(pairs, 0, 1) is None
+    found = bootstrap_interval(pairs, 2000, 1)
+    assert found is not None and found.low == 0.5 and found.high == 0.5

@@ -9,6 +9,7 @@ record can never show in another's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,9 +56,12 @@ class Judged:
             hallucination_type=d.type,
             severity=self.severity,
             rationale=d.reason,
-            citations=[c.model_copy() for c in self.citations] if again else list(self.citations),
             score=self.score,
-            signals=copy_signals(self.signals) if again else self.signals,
+            **(
+                own_parts(self.citations, self.signals)
+                if again
+                else {"citations": list(self.citations), "signals": self.signals}
+            ),
         )
 
 
@@ -68,7 +72,12 @@ def as_system(c: ClaimJudgement, system: str) -> ClaimJudgement:
         update={
             "claim_id": claim_id(c.case_id, system, c.index),
             "system": system,
-            "citations": [x.model_copy() for x in c.citations],
-            "signals": copy_signals(c.signals),
+            **own_parts(c.citations, c.signals),
         }
     )
+
+
+def own_parts(citations: Sequence[Citation], signals: dict[str, Any]) -> dict[str, Any]:
+    """Copies of a judgement's mutable parts (its citations and signals), for a claim
+    that must share none of them with another."""
+    return {"citations": [c.model_copy() for c in citations], "signals": copy_signals(signals)}
