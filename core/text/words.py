@@ -143,17 +143,25 @@ def stem(word: str) -> str:
 
 
 def is_content(token: str) -> bool:
-    """True for tokens that carry meaning: not a stopword, number, number word or unit.
+    """True for tokens that carry meaning: not a stopword, number, number word or unit, nor
+    a clock time ("9am").
 
     Units ("mg", "days") are compared with their numbers as quantities; as words they
-    would let "100 mg" in a denial contradict "100 mg" in a claim.
+    would let "100 mg" in a denial contradict "100 mg" in a claim. A clock time is a
+    quantity too: as a word, "9am" would be missing from a source that says "09:00".
     """
     return _content_stem(token) is not None
+
+
+# Tokens that quantities.extract_quantities reads as a time of day.
+_CLOCK = re.compile(r"\d{1,2}(?:am|pm)")
 
 
 @lru_cache(maxsize=200_000)
 def _content_stem(token: str) -> str | None:
     if len(token) < 2 or token in _NON_CONTENT or token.isdigit() or "'" in token:
+        return None
+    if token[0].isdigit() and _CLOCK.fullmatch(token):
         return None
     return stem(token)
 

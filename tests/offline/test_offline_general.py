@@ -232,3 +232,25 @@ def test_a_function_word_is_not_taken_for_a_code() -> None:
     doc = Document(doc_id="d", text="It is sold in the shop.")
     (claim,) = claims("It is sold in Italy.", [doc], use_model=False)
     assert "Italy" in claim.signals["names_missing"]
+
+
+OFFICE = Document(
+    doc_id="office",
+    title="Office hours",
+    text="The office is open 09:00–17:00 Monday to Friday. It is closed on public holidays.",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("The office is open from 9am to 5pm, Monday to Friday.", V.SUPPORTED),
+        ("The office is open from 8am to 6pm, Monday to Friday.", V.CONTRADICTED),
+    ],
+)
+def test_clock_times_are_compared_as_times_not_as_words(answer: str, verdict) -> None:
+    """The claim's "9am" is the source's "09:00": as a word it was missing from the evidence,
+    which made a faithful claim only partly supported; a different time still contradicts it."""
+    (claim,) = claims(answer, [OFFICE])
+    assert claim.verdict == verdict
+    assert not {"9am", "5pm", "8am", "6pm"} & set(claim.signals["missing_words"])

@@ -54,6 +54,16 @@ def test_content_stems_drop_stopwords_numbers_and_units() -> None:
     ]
 
 
+def test_content_stems_drop_clock_times_but_keep_words_with_digits() -> None:
+    # Clock times are quantities (compared as times); "5g" and "mp3" are names of things.
+    assert content_stems(tokenize("Open 9am to 5pm, 12pm for 5g and mp3 support")) == [
+        "open",
+        "5g",
+        "mp3",
+        "support",
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "kind", "value", "unit"),
     [
