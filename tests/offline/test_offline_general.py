@@ -254,3 +254,24 @@ def test_clock_times_are_compared_as_times_not_as_words(answer: str, verdict) ->
     (claim,) = claims(answer, [OFFICE])
     assert claim.verdict == verdict
     assert not {"9am", "5pm", "8am", "6pm"} & set(claim.signals["missing_words"])
+
+
+TERMS = [
+    Document(
+        doc_id=f"terms-{year}",
+        title=f"Subscription terms {year}",
+        text=f"Under the {year} terms, subscribers may cancel within {days} days for a refund.",
+    )
+    for year, days in ((2022, 30), (2025, 14))
+]
+
+
+def test_a_value_taken_from_another_version_names_where_it_is() -> None:
+    """The 2025 window stated as the 2022 one: misattributed, and the rationale names the
+    document that holds the value (it once named the claim's own document as both)."""
+    (claim,) = claims("Under the 2022 terms you could cancel within 14 days.", TERMS)
+    assert claim.verdict in HALLUCINATED
+    assert claim.hallucination_type == T.CITATION_ERROR
+    assert claim.rationale.endswith("the evidence is in terms-2025.")
+    (faithful,) = claims("Under the 2022 terms you could cancel within 30 days.", TERMS)
+    assert faithful.verdict == V.SUPPORTED

@@ -213,20 +213,24 @@ def _citation(
     others = [p for d in index.docs if d is not named for p in d.passages]
     other = max((_cover(wanted, p.stems) for p in others), default=0.0)
     if al.best.doc_id != named.doc_id and other > own:
-        al.citation_mismatch = True
+        al.citation_mismatch, al.evidence_elsewhere = True, al.best.doc_id
     elif claim.quantities:
-        al.citation_mismatch = _numbers_only_elsewhere(claim, named.passages, others)
+        al.evidence_elsewhere = _numbers_only_elsewhere(claim, named.passages, others)
+        al.citation_mismatch = al.evidence_elsewhere is not None
 
 
 def _numbers_only_elsewhere(
     claim: ClaimFeatures, own: list[Passage], others: list[Passage]
-) -> bool:
-    """Every number of the claim is in another document, but not all are in the named one."""
+) -> str | None:
+    """The document that holds a number of the claim when every number is in other
+    documents, but not all are in the named one; None otherwise."""
 
-    def all_in(passages: list[Passage]) -> bool:
-        return all(
-            any(quantity_matches(q, o) for p in passages for o in p.quantities)
-            for q in claim.quantities
+    def holding(q: Quantity, passages: list[Passage]) -> Passage | None:
+        return next(
+            (p for p in passages if any(quantity_matches(q, o) for o in p.quantities)), None
         )
 
-    return all_in(others) and not all_in(own)
+    found = [holding(q, others) for q in claim.quantities]
+    if any(p is None for p in found) or all(holding(q, own) is not None for q in claim.quantities):
+        return None
+    return next(p.doc_id for p in found if p is not None)

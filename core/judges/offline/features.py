@@ -97,5 +97,7 @@ class Alignment:
     hedge_mismatch: bool = False
     attributed_doc: str | None = None
     citation_mismatch: bool = False
+    #: With a citation mismatch: the document that holds the claim's evidence or values.
+    evidence_elsewhere: str | None = None
     null_fields: list[str] = field(default_factory=list)
     record_conflicts: list[Conflict] = field(default_factory=list)
