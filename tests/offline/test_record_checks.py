@@ -143,3 +143,20 @@ def test_a_day_the_listing_leaves_out_is_closed_and_the_listing_is_cited() -> No
     assert quote.startswith('"Monday"') and quote.endswith('"10:0-20:0"') and "Saturday" in quote
     assert wrong.citations[0].verified
     assert right.verdict != Verdict.CONTRADICTED and not right.signals["record_conflicts"]
+
+
+@pytest.mark.parametrize("closed", ["closed", "Closed all day"])
+def test_a_day_the_record_calls_closed_is_closed_and_its_field_is_cited(closed: str) -> None:
+    hours = {"monday": "10:00-18:00", "sunday": closed}
+    shop = Document(doc_id="shop", text=json.dumps({"name": "Corner Books", "hours": hours}))
+    answers = {
+        "s": "Corner Books is open on Sundays from 10:00 to 18:00.",
+        "t": "Corner Books is closed on Sundays.",
+    }
+    task = JudgeTask(case=Case(case_id="c3", question=""), documents=[shop], answers=answers)
+    result = OfflineJudge(use_model=False).judge_task(task).claims
+    (wrong,), (right,) = result["s"], result["t"]
+    assert wrong.verdict == Verdict.CONTRADICTED, wrong.rationale
+    assert f"hours.sunday = {json.dumps(closed)}" in wrong.rationale
+    assert [c.quote for c in wrong.citations] == [f'"sunday": {json.dumps(closed)}']
+    assert right.verdict == Verdict.SUPPORTED and not right.signals["record_conflicts"]

@@ -60,6 +60,12 @@ def opening_of(value: str) -> tuple[int, int] | None:
     return start, end
 
 
+def says_closed(value: str) -> bool:
+    """An opening-hours value that gives no times and says the day is closed ('closed',
+    'Closed all day'): a day that is closed, not one whose hours are unknown."""
+    return bool(_CLOSED_WORDS & set(tokenize(value))) and not claimed_times(value)
+
+
 def _minutes(m: re.Match[str]) -> int | None:
     """One clock time in minutes after midnight ('9:30 PM' -> 1290); None if impossible."""
     if m.group("word"):

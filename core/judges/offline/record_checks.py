@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ...evidence.index import Passage, make_passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS, Leaf, key_parts
 from ...text.words import is_negation, stem
-from .opening_hours import DAY_NAMES, opening_of, weekday, wrong_days
+from .opening_hours import DAY_NAMES, opening_of, says_closed, weekday, wrong_days
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...evidence.index import DocumentIndex, EvidenceIndex
@@ -198,7 +198,8 @@ def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
     for a day it leaves out."""
     if not facts.hours:
         return []
-    week = {d: opening for d, (_, opening) in facts.hours.items()}
+    # A day the record calls closed is left out of the week, as a listing leaves it out.
+    week = {d: opening for d, (p, opening) in facts.hours.items() if not _closed(p)}
     out = []
     for d in wrong_days(text, week):
         if d in facts.hours:
@@ -206,6 +207,11 @@ def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
         elif facts.week is not None:
             out.append(Conflict(facts.week, f"no hours.{DAY_NAMES[d]}"))
     return out[:3]
+
+
+def _closed(passage: Passage) -> bool:
+    value = passage.leaf.value if passage.leaf is not None else None
+    return isinstance(value, str) and says_closed(value)
 
 
 def describe(passage: Passage) -> str:
