@@ -311,11 +311,16 @@ def quantity_matches(q: Quantity, other: Quantity) -> bool:
     if q.kind in ("ratio", "phone"):
         return q.value == other.value
     if q.kind == "version":
-        a, b = str(q.value).split("."), str(other.value).split(".")
-        return a[: len(b)] == b[: len(a)]  # "v2" matches "2.4"
+        mine, theirs = str(q.value).split("."), str(other.value).split(".")
+        return mine[: len(theirs)] == theirs[: len(mine)]  # "v2" matches "2.4"
+    a, b = float(q.value), float(other.value)
     if q.unit and other.unit and q.unit != other.unit:
-        return False
-    return abs(float(q.value) - float(other.value)) <= 1e-9 * max(1.0, abs(float(q.value)))
+        if {q.unit, other.unit} != {"month", "year"}:
+            return False
+        # "one year" states "12 months": the same period, matched; not made rivals
+        # (comparable), so "over five years" never contradicts "64 months".
+        a, b = (a * 12, b) if q.unit == "year" else (a, b * 12)
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a))
 
 
 def _date_matches(q: Quantity, other: Quantity) -> bool:

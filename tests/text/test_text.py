@@ -106,6 +106,10 @@ def test_one_as_pronoun_is_not_a_number() -> None:
         ("50", "50 mg", True),
         ("50 mg", "50 ml", False),
         ("v2", "v2.4", True),
+        ("one year", "12 months", True),
+        ("18 months", "1.5 years", True),
+        ("2 years", "12 months", False),
+        ("80", "80 years", True),
     ],
 )
 def test_quantity_matching(a: str, b: str, same: bool) -> None:
@@ -117,6 +121,10 @@ def test_comparable_needs_same_unit() -> None:
     days, mg = extract_quantities("30 days and 5 mg")
     assert comparable(days, extract_quantities("14 days")[0])
     assert not comparable(days, mg)
+    # Years and months match when equal, but are never rivals: "over five years" and
+    # "64 months" are both true of one prison sentence.
+    years, months = extract_quantities("five years and 64 months")
+    assert not comparable(years, months)
 
 
 @pytest.mark.parametrize(
