@@ -275,3 +275,12 @@ def test_a_value_taken_from_another_version_names_where_it_is() -> None:
     assert claim.rationale.endswith("the evidence is in terms-2025.")
     (faithful,) = claims("Under the 2022 terms you could cancel within 30 days.", TERMS)
     assert faithful.verdict == V.SUPPORTED
+
+
+def test_a_rationale_names_the_claims_missing_words_not_their_stems() -> None:
+    """The stemmer turns "free" into "fr"; a reviewer reads the claim's own word."""
+    doc = Document(doc_id="d", text="Bookings can be changed.")
+    (claim,) = claims("Bookings can be changed for free.", [doc], use_model=False)
+    assert claim.verdict == V.PARTIALLY_SUPPORTED, claim.rationale
+    assert claim.signals["missing_words"] == ["fr"]
+    assert claim.rationale.endswith("missing: free.")

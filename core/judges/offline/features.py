@@ -31,6 +31,11 @@ class ClaimFeatures:
     hedged: bool
     reference: SourceReference | None
 
+    def word_for(self, stem: str) -> str:
+        """The claim's own word for one of its content stems ('free' for 'fr'): a rationale
+        names what the claim says, not the stemmer's form of it."""
+        return next((t for t in self.tokens if content_stems([t]) == [stem]), stem)
+
 
 def claim_features(text: str) -> ClaimFeatures:
     """Features of a claim; words naming an attributed source are not matched as content."""

@@ -314,7 +314,7 @@ class OfflineJudge:
                 f"Supported: {cov:.0%} of the claim's content words are in the evidence{at}.",
             )
         if cov >= th.partial_coverage:
-            missing = ", ".join(al.missing_stems[:4])
+            missing = ", ".join(c.word_for(s) for s in al.missing_stems[:4])
             return ClaimDecision(
                 V.PARTIALLY_SUPPORTED,
                 T.DISTORTION,
