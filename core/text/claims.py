@@ -140,6 +140,10 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
     return [_trim(sentence, s, e) for s, e in merged if sentence[s:e].strip()]
 
 
+#: A line of at most this many words that ends with a colon introduces what follows.
+_HEADING_WORDS = 4
+
+
 def _clause_like(text: str, lenient: bool = False) -> bool:
     """Has its own verb (or number) and enough words to stand as a fact on its own.
 
@@ -163,9 +167,12 @@ def _trim(sentence: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _is_claim(text: str) -> bool:
-    """A clause states a checkable fact: not an abstention, not fact-free advice."""
+    """A clause states a checkable fact: not an abstention, not fact-free advice, not a
+    heading ("**Returns:**", "Key points:")."""
     tokens = tokenize(text)
     if not content_stems(tokens):
+        return False
+    if len(tokens) <= _HEADING_WORDS and text.strip(" *_#").endswith(":"):
         return False
     if _ABSTENTION_CUE.search(text) and _ABSTENTION.search(text):
         return False

@@ -73,6 +73,16 @@ def test_mixed_answer_keeps_only_facts() -> None:
     assert texts(answer) == ["Take 200 mg every 6 hours."]
 
 
+def test_headings_give_no_claims_but_what_follows_them_does() -> None:
+    answer = "**Returns:**\n\n1. You have 30 days to return an item.\n2. Key points: none."
+    assert texts(answer) == ["You have 30 days to return an item.", "Key points: none."]
+    assert texts("Summary of the refund rules:") == []
+    # A colon inside a longer line is not a heading.
+    assert texts("Refunds take 5 days for the following cards:") == [
+        "Refunds take 5 days for the following cards"
+    ]
+
+
 def test_facts_that_look_like_denials_stay_claims() -> None:
     assert texts("The policy does not cover water damage.") == [
         "The policy does not cover water damage."
