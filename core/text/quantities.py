@@ -315,12 +315,24 @@ def quantity_matches(q: Quantity, other: Quantity) -> bool:
         return mine[: len(theirs)] == theirs[: len(mine)]  # "v2" matches "2.4"
     a, b = float(q.value), float(other.value)
     if q.unit and other.unit and q.unit != other.unit:
-        if {q.unit, other.unit} != {"month", "year"}:
+        if (q.unit, other.unit) in _SAME_QUANTITY:
+            a *= _SAME_QUANTITY[q.unit, other.unit]
+        elif (other.unit, q.unit) in _SAME_QUANTITY:
+            b *= _SAME_QUANTITY[other.unit, q.unit]
+        else:
             return False
-        # "one year" states "12 months": the same period, matched; not made rivals
-        # (comparable), so "over five years" never contradicts "64 months".
-        a, b = (a * 12, b) if q.unit == "year" else (a, b * 12)
     return abs(a - b) <= 1e-9 * max(1.0, abs(a))
+
+
+#: Units of different bases that can state the same quantity: (unit, other) -> how many
+#: `other` one `unit` is. They match ("one year" is "12 months", "2 days" is "48 hours",
+#: "30 pounds" may be "£30"), but are never rivals (see comparable): "sentenced to over
+#: five years" does not contradict "64 months".
+_SAME_QUANTITY: dict[tuple[str, str], float] = {
+    ("year", "month"): 12.0,
+    ("day", "s"): 86_400.0,
+    ("lb", "gbp"): 1.0,  # "pounds" is a weight or a currency
+}
 
 
 def _date_matches(q: Quantity, other: Quantity) -> bool:

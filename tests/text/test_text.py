@@ -110,6 +110,9 @@ def test_one_as_pronoun_is_not_a_number() -> None:
         ("18 months", "1.5 years", True),
         ("2 years", "12 months", False),
         ("80", "80 years", True),
+        ("2 days", "48 hours", True),
+        ("2 days", "24 hours", False),
+        ("30 pounds", "£30", True),
     ],
 )
 def test_quantity_matching(a: str, b: str, same: bool) -> None:
