@@ -213,10 +213,9 @@ def _citation(
     others = [p for d in index.docs if d is not named for p in d.passages]
     other = max((_cover(wanted, p.stems) for p in others), default=0.0)
     if al.best.doc_id != named.doc_id and other > own:
-        al.citation_mismatch, al.evidence_elsewhere = True, al.best.doc_id
+        al.evidence_elsewhere = al.best.doc_id
     elif claim.quantities:
         al.evidence_elsewhere = _numbers_only_elsewhere(claim, named.passages, others)
-        al.citation_mismatch = al.evidence_elsewhere is not None
 
 
 def _numbers_only_elsewhere(

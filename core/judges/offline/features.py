@@ -101,8 +101,12 @@ class Alignment:
     negation_mismatch: bool = False
     hedge_mismatch: bool = False
     attributed_doc: str | None = None
-    citation_mismatch: bool = False
-    #: With a citation mismatch: the document that holds the claim's evidence or values.
+    #: The document that holds the evidence or values of a claim pinned on another one.
     evidence_elsewhere: str | None = None
     null_fields: list[str] = field(default_factory=list)
     record_conflicts: list[Conflict] = field(default_factory=list)
+
+    @property
+    def citation_mismatch(self) -> bool:
+        """The claim names one document, and its evidence is in another."""
+        return self.evidence_elsewhere is not None

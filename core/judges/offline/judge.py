@@ -259,7 +259,7 @@ class OfflineJudge:
                 self.cal.verdicts.citation_error,
                 T.CITATION_ERROR,
                 f"Misattributed: the claim names {al.attributed_doc}, but the "
-                f"evidence is in {al.evidence_elsewhere or 'another document'}.",
+                f"evidence is in {al.evidence_elsewhere}.",
             )
         if al.record_conflicts and cov >= th.partial_coverage:
             return ClaimDecision(
