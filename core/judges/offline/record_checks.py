@@ -57,6 +57,7 @@ class RecordFacts:
     fields: tuple[Field, ...]
     hours: dict[int, tuple[Passage, tuple[int, int] | None]]  # weekday -> (leaf, open/close)
     week: Passage | None = None  # the whole opening-hours listing: a day it lacks is closed
+    closed: frozenset[int] = frozenset()  # weekdays whose hours say closed ("closed")
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class Conflict:
 
 def record_facts(doc: DocumentIndex) -> RecordFacts:
     """The checkable facts of one indexed document (empty for prose)."""
-    fields, hours = [], {}
+    fields, hours, closed = [], {}, set()
     for p in doc.passages:
         leaf = p.leaf
         if leaf is None or leaf.unknown:
@@ -78,9 +79,12 @@ def record_facts(doc: DocumentIndex) -> RecordFacts:
         day = weekday(key[0]) if key else None
         if day is not None and isinstance(leaf.value, str):
             hours[day] = (p, opening_of(leaf.value))
+            if says_closed(leaf.value):
+                closed.add(day)
         elif _is_flag(leaf):
             fields.append(_field(p, leaf))
-    return RecordFacts(tuple(fields), hours, _week(doc, [p for p, _ in hours.values()]))
+    week = _week(doc, [p for p, _ in hours.values()])
+    return RecordFacts(tuple(fields), hours, week, frozenset(closed))
 
 
 def _week(doc: DocumentIndex, days: list[Passage]) -> Passage | None:
@@ -115,10 +119,12 @@ def _field(p: Passage, leaf: Leaf) -> Field:
 def case_facts(index: EvidenceIndex) -> RecordFacts:
     """All records of a case together."""
     parts = [record_facts(d) for d in index.docs]
+    hours = {k: v for p in parts for k, v in p.hours.items()}  # a later record's day wins
     return RecordFacts(
         tuple(f for p in parts for f in p.fields),
-        {k: v for p in parts for k, v in p.hours.items()},
+        hours,
         next((p.week for p in parts if p.week), None),
+        frozenset(d for p in parts for d in p.closed if hours[d] is p.hours[d]),
     )
 
 
@@ -199,7 +205,7 @@ def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
     if not facts.hours:
         return []
     # A day the record calls closed is left out of the week, as a listing leaves it out.
-    week = {d: opening for d, (p, opening) in facts.hours.items() if not _closed(p)}
+    week = {d: opening for d, (_, opening) in facts.hours.items() if d not in facts.closed}
     out = []
     for d in wrong_days(text, week):
         if d in facts.hours:
@@ -207,11 +213,6 @@ def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
         elif facts.week is not None:
             out.append(Conflict(facts.week, f"no hours.{DAY_NAMES[d]}"))
     return out[:3]
-
-
-def _closed(passage: Passage) -> bool:
-    value = passage.leaf.value if passage.leaf is not None else None
-    return isinstance(value, str) and says_closed(value)
 
 
 def describe(passage: Passage) -> str:
