@@ -284,3 +284,30 @@ def test_a_rationale_names_the_claims_missing_words_not_their_stems() -> None:
     assert claim.verdict == V.PARTIALLY_SUPPORTED, claim.rationale
     assert claim.signals["missing_words"] == ["fr"]
     assert claim.rationale.endswith("missing: free.")
+
+
+LEAFLET = Document(
+    doc_id="leaflet",
+    title="Pain relief tablets",
+    text=(
+        "Adults and children over 12 years: take 1 or 2 tablets every 4 to 6 hours. "
+        "Do not take more than 6 tablets in 24 hours. Do not give to children under 12 years."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("Children under 12 can take 1 or 2 tablets.", V.CONTRADICTED),
+        ("Children over 12 can take 1 or 2 tablets.", V.SUPPORTED),
+        ("Take no more than 6 tablets in 24 hours.", V.SUPPORTED),
+    ],
+)
+def test_a_bound_turned_the_other_way_contradicts(answer: str, verdict) -> None:
+    """Every word and number of the claim is in its evidence, and bound words are stop
+    words: only the bound read beside the number tells "under 12" from "over 12"."""
+    (claim,) = claims(answer, [LEAFLET])
+    assert claim.verdict == verdict, claim.rationale
+    if verdict == V.CONTRADICTED:
+        assert claim.rationale.endswith("says 'over 12 years' where the claim says 'under 12'.")

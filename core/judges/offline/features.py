@@ -97,6 +97,8 @@ class Alignment:
     #: Dates, clock times and phone numbers of the claim that no source holds: invented.
     values_invented: list[str] = field(default_factory=list)
     number_conflict: Passage | None = None
+    #: Values the evidence bounds the other way: "'over 12' where the claim says 'under 12'".
+    bounds_reversed: list[str] = field(default_factory=list)
     names_missing: list[str] = field(default_factory=list)
     negation_mismatch: bool = False
     hedge_mismatch: bool = False

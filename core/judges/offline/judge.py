@@ -274,11 +274,13 @@ class OfflineJudge:
                 f"Contradicted: the source{at} states the opposite (negation) on the same words.",
             )
         if al.number_conflict and contra:
+            gives = (
+                f"says {al.bounds_reversed[0]}"
+                if al.bounds_reversed
+                else f"gives a different value where the claim says {numbers}"
+            )
             return ClaimDecision(
-                V.CONTRADICTED,
-                T.DISTORTION,
-                f"Contradicted: the source{at} "
-                f"gives a different value where the claim says {numbers}.",
+                V.CONTRADICTED, T.DISTORTION, f"Contradicted: the source{at} {gives}."
             )
         if al.numbers_unmatched:
             where = (

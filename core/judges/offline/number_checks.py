@@ -18,6 +18,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
+from ...text.bounds import bound
 from ...text.quantities import Quantity, comparable, quantity_matches
 from ...text.words import content_stems, tokenize
 from .source_rules import superseded
@@ -55,6 +56,11 @@ def check_numbers(
     wider: list[Passage] | None = None  # found only for a value the evidence lacks
     for q in claim.quantities:
         if states(near, q):
+            turned = _bound_reversed(claim.body, q, near)
+            if turned is not None:
+                al.number_conflict = al.number_conflict or turned[0]
+                al.numbers_unmatched.append(claim.body[q.start : q.end].rstrip("."))
+                al.bounds_reversed.append(turned[1])
             continue
         shown = claim.body[q.start : q.end].rstrip(".")
         if (
@@ -93,6 +99,20 @@ def check_numbers(
                 al.numbers_elsewhere.append(shown)
             elif q.kind in _EXACT_KINDS:
                 al.values_invented.append(shown)
+
+
+def _bound_reversed(text: str, q: Quantity, near: list[Passage]) -> tuple[Passage, str] | None:
+    """The best evidence states the claim's value only with the opposite bound ("over 12"
+    for the claim's "under 12"): that passage, and the two phrasings for the rationale."""
+    mine = bound(text, q)
+    if mine is None:
+        return None
+    stated = [(p, bound(p.text, o)) for p in near for o in p.quantities if _same_value(q, o, p)]
+    turned = [(p, b) for p, b in stated if b is not None and b.direction != mine.direction]
+    if not stated or len(turned) < len(stated):
+        return None
+    p, theirs = turned[0]
+    return p, f"'{theirs.phrase}' where the claim says '{mine.phrase}'"
 
 
 def _wider_evidence(

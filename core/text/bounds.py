@@ -1,0 +1,104 @@
+"""Which way a number bounds what it counts: "under 12", "12 or over", "no more than 6".
+
+"Children under 12 can take the tablets" holds every word and number of "Adults and children
+over 12 years: take 1 or 2 tablets", yet says the opposite. Only the bound word differs, and
+bound words are stop words, so the word-level alignment cannot see the change: it is read
+here, beside the number it belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, NamedTuple
+
+from .quantities import Quantity
+
+Bound = Literal["at most", "at least"]
+
+_OPPOSITE: dict[Bound, Bound] = {"at most": "at least", "at least": "at most"}
+
+# The phrase just before a number, longest first; "no more than" bounds as "under" does.
+_BEFORE: dict[str, Bound] = {
+    "no more than": "at most",
+    "not more than": "at most",
+    "no greater than": "at most",
+    "no later than": "at most",
+    "no less than": "at least",
+    "not less than": "at least",
+    "no fewer than": "at least",
+    "not fewer than": "at least",
+    "less than": "at most",
+    "fewer than": "at most",
+    "younger than": "at most",
+    "up to": "at most",
+    "at most": "at most",
+    "a maximum of": "at most",
+    "maximum of": "at most",
+    "maximum": "at most",
+    "under": "at most",
+    "below": "at most",
+    "more than": "at least",
+    "greater than": "at least",
+    "older than": "at least",
+    "at least": "at least",
+    "a minimum of": "at least",
+    "minimum of": "at least",
+    "minimum": "at least",
+    "over": "at least",
+    "above": "at least",
+    "exceeding": "at least",
+}
+# The phrase just after it: "12 or over", "65 and above", "3 or fewer".
+_AFTER_WORDS: dict[str, Bound] = {
+    "more": "at least",
+    "over": "at least",
+    "above": "at least",
+    "older": "at least",
+    "greater": "at least",
+    "less": "at most",
+    "fewer": "at most",
+    "under": "at most",
+    "below": "at most",
+    "younger": "at most",
+}
+_AFTER = {f"{joint} {w}": b for joint in ("or", "and") for w, b in _AFTER_WORDS.items()}
+
+
+def _alternation(phrases: dict[str, Bound]) -> str:
+    return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(phrases, key=len)[::-1])
+
+
+_BEFORE_RE = re.compile(rf"\b(?P<phrase>{_alternation(_BEFORE)})\s+(?:the\s+age\s+of\s+)?$", re.I)
+_AFTER_RE = re.compile(rf"^(?:\s+years?)?(?:\s+old)?\s+(?P<phrase>{_alternation(_AFTER)})\b", re.I)
+# "do not take more than 6": a negation just before the bound turns it round. "do not give
+# to children under 12" keeps it: the bound there is the children's, not the dose's.
+_NEGATED = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:\w+\s+)?$", re.I)
+
+
+class Bounded(NamedTuple):
+    """A value's bound and how the text puts it ("over 12", "6 or fewer")."""
+
+    direction: Bound
+    phrase: str
+
+
+def bound(text: str, q: Quantity) -> Bounded | None:
+    """The bound `text` puts on its quantity `q`, or None where it states the value as such."""
+    start = max(0, q.start - 40)
+    head = text[start : q.start]
+    value = text[q.start : q.end]
+    before = _BEFORE_RE.search(head)
+    if before:
+        phrase = " ".join(before.group("phrase").lower().split())
+        found = _BEFORE[phrase]
+        negated = not phrase.startswith(("no ", "not ")) and _NEGATED.search(head[: before.start()])
+        shown = text[start + before.start() : q.end]
+        return Bounded(_OPPOSITE[found] if negated else found, " ".join(shown.split()))
+    after = _AFTER_RE.search(text[q.end : q.end + 30])
+    if after:
+        phrase = " ".join(after.group("phrase").lower().split())
+        shown = text[q.start : q.end + after.end()]
+        return Bounded(_AFTER[phrase], " ".join(shown.split()))
+    if text[q.end : q.end + 1] == "+" and q.kind == "number":
+        return Bounded("at least", value + "+")  # "ages 12+"
+    return None
