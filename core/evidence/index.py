@@ -104,7 +104,7 @@ def make_passage(
     if denied is not None:
         negated = frozenset(content_stems(tokenize(denied)))
     else:
-        negated = frozenset(negated_stems(tokens))
+        negated = frozenset(negated_stems(text, tokens))
     return Passage(
         doc_id=doc_id,
         start=start,

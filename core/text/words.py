@@ -184,8 +184,9 @@ NEGATION_WORDS = frozenset(
     """not no never none nobody nothing neither nor cannot without unable lack lacks
     lacking fails fail failed absent excluded prohibited forbidden""".split()
 )
-# "no more than 4" is a bound, not a negation; "not only" adds rather than denies.
-_NEGATION_EXCEPTIONS = frozenset("more less later earlier sooner fewer only longer".split())
+# "no more than 4" is a bound, not a negation ("no longer requires" is one); "not only"
+# adds rather than denies.
+_COMPARATIVES = frozenset("more less later earlier sooner fewer longer".split())
 HEDGE_WORDS = frozenset(
     """may might possibly possible potentially likely unlikely probably perhaps suggest
     suggests suggested suggesting thought believed reportedly appears appear seems seem
@@ -215,30 +216,53 @@ def is_negation(token: str) -> bool:
     return token in NEGATION_WORDS or token.endswith("n't")
 
 
-def negated_stems(tokens: list[str], window: int = 5) -> set[str]:
-    """Content stems in the scope of a negation cue (the next `window` tokens).
+def _bound_or_addition(tokens: list[str], i: int) -> bool:
+    """The negation cue at `i` starts "no more than" or "not only": it denies nothing."""
+    after = tokens[i + 1 : i + 3]
+    if after[:1] == ["only"]:
+        return True
+    return len(after) == 2 and after[0] in _COMPARATIVES and after[1] == "than"
+
+
+# A negation's scope ends with its clause: "(super well done, no pink) and crispy fries",
+# "not good either. Disappointed", "haven't tried yet but I will go back".
+_CLAUSE_END = re.compile(r"[.;:!?()\[\]]|\s[-–—]+\s|\bbut\b", re.I)
+
+
+def negated_stems(text: str, tokens: list[str], window: int = 5) -> set[str]:
+    """Content stems that `text` (whose `tokens` are given) denies: those in the scope of a
+    negation cue (the next `window` tokens of its clause) and asserted nowhere else in it.
 
     Scoping, rather than 'does the sentence contain not', keeps 'take with food; do not
-    exceed 4 doses' from contradicting 'take with food'.
+    exceed 4 doses' from contradicting 'take with food'; "cut sprouted potatoes ..., careful
+    not to break the sprouts" still asserts the sprouts.
     """
-    scoped: set[str] = set()
     if NEGATION_WORDS.isdisjoint(tokens) and (
         "n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens)
     ):
-        return scoped  # the common case, checked at C speed
-    for i, tok in enumerate(tokens):
-        if not is_negation(tok):
-            continue
-        if i + 1 < len(tokens) and tokens[i + 1] in _NEGATION_EXCEPTIONS:
-            continue
-        if i > 0 and tokens[i - 1] in {"whether", "if", "or"}:
-            continue  # "whether or not", "with or without": no denial
-        if "if" in tokens[max(0, i - 4) : i]:
-            continue  # "if the tenant does not agree": a condition, not a denial
-        for t in tokens[i + 1 : i + 1 + window]:
+        return set()  # the common case, checked at C speed
+    scoped: set[str] = set()
+    asserted: set[str] = set()
+    for clause in _CLAUSE_END.split(text):
+        words = tokenize(clause)
+        inside: set[int] = set()
+        for i, tok in enumerate(words):
+            if is_negation(tok) and not _no_denial(words, i):
+                inside.update(range(i + 1, i + 1 + window))
+        for i, t in enumerate(words):
             if is_content(t):
-                scoped.add(stem(t))
-    return scoped
+                (scoped if i in inside else asserted).add(stem(t))
+    return scoped - asserted
+
+
+def _no_denial(tokens: list[str], i: int) -> bool:
+    """The negation cue at `i` denies nothing: "no more than 4", "not only", "whether or
+    not", "if the tenant does not agree" (a condition)."""
+    if _bound_or_addition(tokens, i):
+        return True
+    if i > 0 and tokens[i - 1] in {"whether", "if", "or"}:
+        return True  # "whether or not", "with or without"
+    return "if" in tokens[max(0, i - 4) : i]
 
 
 def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:

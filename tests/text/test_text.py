@@ -138,10 +138,17 @@ def test_comparable_needs_same_unit() -> None:
         ("Take it with or without food", set()),
         ("no more than 100 mg", set()),
         ("Opened software cannot be returned", {"return"}),
+        ("The CLI no longer requires an API key", {"longer", "need", "api", "key"}),
+        # the scope ends with its clause
+        ("A burger (super well done, no pink) and super crispy fries", {"pink"}),
+        ("Crunch shrimp was not good either. Disappointed", {"good"}),
+        ("I haven't tried them yet but I will go back", {"try"}),
+        # a word the text also asserts is not denied
+        ("Cut sprouted potatoes into chunks, careful to not break the sprouts", {"break"}),
     ],
 )
 def test_negation_scope(text: str, negated: set[str]) -> None:
-    assert negated_stems(tokenize(text)) == negated
+    assert negated_stems(text, tokenize(text)) == negated
 
 
 @pytest.mark.parametrize(

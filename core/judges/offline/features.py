@@ -51,7 +51,7 @@ def claim_features(text: str) -> ClaimFeatures:
         stems=tuple(dict.fromkeys(content_stems(tokens))),
         quantities=tuple(extract_quantities(body)),
         names=tuple(proper_names(body)),
-        negated=frozenset(negated_stems(tokens)),
+        negated=frozenset(negated_stems(body, tokens)),
         hedged=bool(hedge_cues(tokens)) or _keeps_modality(tokens),
         reference=ref,
     )
