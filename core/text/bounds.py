@@ -9,6 +9,7 @@ here, beside the number it belongs to.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from .quantities import Quantity
@@ -68,6 +69,7 @@ def _alternation(phrases: dict[str, Bound]) -> str:
     return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(phrases, key=len)[::-1])
 
 
+_LAST_WORDS = tuple({p.split()[-1] for p in _BEFORE} | {"of"})  # "under the age of"
 _BEFORE_RE = re.compile(rf"\b(?P<phrase>{_alternation(_BEFORE)})\s+(?:the\s+age\s+of\s+)?$", re.I)
 _AFTER_RE = re.compile(rf"^(?:\s+years?)?(?:\s+old)?\s+(?P<phrase>{_alternation(_AFTER)})\b", re.I)
 # "do not take more than 6": a negation just before the bound turns it round. "do not give
@@ -82,19 +84,23 @@ class Bounded(NamedTuple):
     phrase: str
 
 
+@lru_cache(maxsize=65_536)
 def bound(text: str, q: Quantity) -> Bounded | None:
-    """The bound `text` puts on its quantity `q`, or None where it states the value as such."""
+    """The bound `text` puts on its quantity `q`, or None where it states the value as such.
+    Memoised: a passage's values are read again for every claim of its case."""
     start = max(0, q.start - 40)
     head = text[start : q.start]
     value = text[q.start : q.end]
-    before = _BEFORE_RE.search(head)
+    # Most numbers have no bound: a suffix test skips the regex search for them.
+    before = _BEFORE_RE.search(head) if head.rstrip().lower().endswith(_LAST_WORDS) else None
     if before:
         phrase = " ".join(before.group("phrase").lower().split())
         found = _BEFORE[phrase]
         negated = not phrase.startswith(("no ", "not ")) and _NEGATED.search(head[: before.start()])
         shown = text[start + before.start() : q.end]
         return Bounded(_OPPOSITE[found] if negated else found, " ".join(shown.split()))
-    after = _AFTER_RE.search(text[q.end : q.end + 30])
+    tail = text[q.end : q.end + 30]
+    after = _AFTER_RE.search(tail) if " or " in tail or " and " in tail else None
     if after:
         phrase = " ".join(after.group("phrase").lower().split())
         shown = text[q.start : q.end + after.end()]
