@@ -27,6 +27,11 @@ GENERIC_KEY_STEMS = frozenset(
 _NEGATIVE = {"false", "no", "none", "0", "n/a", "not available"}
 _CLOSED = re.compile(r"^0?0:00?-0?0:00?$")  # "Monday": "0:0-0:0" in business hours
 _POSITIVE = {"true": "yes"}
+# Units a key may end with ("weight_g", "priceEur", "warranty_years"): unambiguous there.
+_KEY_UNITS = frozenset(
+    """g kg mg mm cm km ml sec secs seconds min mins minutes hours hrs days weeks months
+    years yrs pct percent eur usd kb mb gb tb lb lbs oz miles ft""".split()
+)
 # Long string values (reviews) are split into sentences; short ones stay whole.
 _SPLIT_LONGER_THAN = 160
 
@@ -78,12 +83,24 @@ class Leaf:
             shown = "unknown"
         elif isinstance(value, str) and _CLOSED.match(value.strip()):
             shown = "closed"
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            keys = [k for k in self.path if not k.isdigit()]
+            shown = _with_key_unit(shown, key_parts(keys[-1])[-1:] if keys else [])
         if isinstance(value, str) and len(value) > _SPLIT_LONGER_THAN and self.exact:
             inner = self.value_start + 1  # skip the opening quote
             for s, e in sentence_spans(value):
                 yield inner + s, inner + e, value[s:e]
             return
         yield self.key_start, self.value_end, f"{self.label()}: {shown}"
+
+
+def _with_key_unit(number: str, last_part: list[str]) -> str:
+    """A number whose key ends with its unit, shown with it: "weight_g": 280 reads "280 g",
+    so "280 grams" and "0.28 kg" match it; "price_gbp": 30 reads "£30"."""
+    unit = last_part[0].lower() if last_part else ""
+    if unit == "gbp":
+        return f"£{number}"
+    return f"{number} {unit}" if unit in _KEY_UNITS else number
 
 
 def key_parts(key: str) -> list[str]:

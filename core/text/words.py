@@ -99,9 +99,9 @@ _SYNONYMS = dict(
     buy=purchas bought=purchas purchas=purchas physician=doctor kid=child children=child
     permit=allow requir=need assist=help larg=big quick=fast rapid=fast begin=start
     commenc=start finish=end complet=end obtain=get receiv=get purchaser=customer
-    client=customer cost=price fee=charg phone=call telephon=call email=mail e-mail=mail
+    client=customer cost=pric fee=charg phone=call telephon=call email=mail e-mail=mail
     tablet=pill capsul=pill went=go took=tak taken=tak made=mak gave=giv given=giv paid=pay
-    sold=sell ran=run
+    sold=sell ran=run weigh=weight
     """.split()
 )
 

@@ -50,16 +50,14 @@ def claims(
 
 @pytest.mark.parametrize("risk", [None, Severity.HIGH])
 def test_a_number_is_not_backed_by_the_same_digits_about_something_else(risk) -> None:
-    """The rules flag the invented "10 weeks"; at HIGH risk that flag stands whatever the
-    learned model says (at lower risk the model may doubt it: invented values with units
-    are labelled hallucinated in only about half of the benchmarks' cases)."""
+    """The rules flag the invented "10 weeks", a value with a unit that no source holds:
+    that flag stands whatever the learned model says, at any risk level."""
     case = Case(case_id="c", question="What sick pay do I get?", risk_level=risk)
     invented, stated = claims(
         "After the first 6 weeks you get a further 10 weeks at half pay. "
         "Report an absence within 10 working days.",
         [SICK_PAY],
         case=case,
-        use_model=risk is not None,  # without a risk level: the rules alone
     )
     assert invented.verdict in HALLUCINATED, invented.rationale
     assert invented.citations == []  # no citation that lacks "10 weeks" and "half pay"

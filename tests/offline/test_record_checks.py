@@ -160,3 +160,52 @@ def test_a_day_the_record_calls_closed_is_closed_and_its_field_is_cited(closed: 
     assert f"hours.sunday = {json.dumps(closed)}" in wrong.rationale
     assert [c.quote for c in wrong.citations] == [f'"sunday": {json.dumps(closed)}']
     assert right.verdict == Verdict.SUPPORTED and not right.signals["record_conflicts"]
+
+
+PRODUCT = Document(
+    doc_id="catalog",
+    text=json.dumps(
+        {
+            "product": "TrailRunner 3",
+            "price_eur": 129.99,
+            "weightG": 280,
+            "drop_mm": 8,
+            "sizes": ["38", "39", "40", "41", "42", "43", "44", "45"],
+        },
+        indent=2,
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("The TrailRunner 3 costs €129.99.", Verdict.SUPPORTED),
+        ("The TrailRunner 3 costs 129.99 euros.", Verdict.SUPPORTED),
+        ("The TrailRunner 3 costs €119.99.", Verdict.CONTRADICTED),
+        ("It weighs 280 grams.", Verdict.SUPPORTED),
+        ("It weighs 0.28 kg.", Verdict.SUPPORTED),
+        ("It weighs 300 g.", Verdict.CONTRADICTED),
+        ("It has an 8 mm drop.", Verdict.SUPPORTED),
+    ],
+)
+def test_a_number_whose_key_names_its_unit_is_read_with_it(claim: str, verdict) -> None:
+    """ "weightG": 280 is 280 g: as a bare 280 it backed neither "280 grams" nor "0.28 kg",
+    and "costs" never met the key "price" (the synonym named an unstemmed word)."""
+    task = JudgeTask(
+        case=Case(case_id="c", question="Tell me about it."),
+        documents=[PRODUCT],
+        answers={"s": claim},
+    )
+    (judged,) = OfflineJudge().judge_task(task).claims["s"]
+    assert judged.verdict == verdict, judged.rationale
+
+
+def test_the_items_of_a_records_list_are_each_others_neighbours() -> None:
+    task = JudgeTask(
+        case=Case(case_id="c", question="Which sizes?"),
+        documents=[PRODUCT],
+        answers={"s": "It comes in sizes 38 to 45."},
+    )
+    (judged,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    assert judged.signals["numbers_unmatched"] == [], judged.rationale

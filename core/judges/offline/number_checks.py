@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import re
 from functools import lru_cache
 from itertools import permutations
 from typing import TYPE_CHECKING
@@ -55,6 +56,8 @@ def check_numbers(
     passages = [h.passage for h in hits]
     wider: list[Passage] | None = None  # found only for a value the evidence lacks
     for q in claim.quantities:
+        if _all_the_time(claim.body, q):
+            continue
         if states(near, q):
             turned = _bound_reversed(claim.body, q, near)
             if turned is not None:
@@ -97,8 +100,21 @@ def check_numbers(
             al.numbers_unmatched.append(shown)
             if any(quantity_matches(q, o) for d in index.docs for o in d.quantities):
                 al.numbers_elsewhere.append(shown)
-            elif q.kind in _EXACT_KINDS:
+            elif q.kind in _EXACT_KINDS or (q.kind == "number" and q.unit):
                 al.values_invented.append(shown)
+
+
+#: "seven days a week", "24 hours a day": how often, not a value a source states (the
+#: opening-hours checks read which days a claim says).
+_ALL_THE_TIME = re.compile(r"\s*(?:a|per|each)\s+(?P<span>week|day)\b", re.I)
+
+
+def _all_the_time(text: str, q: Quantity) -> bool:
+    m = _ALL_THE_TIME.match(text, q.end)
+    if m is None or q.kind != "number":
+        return False
+    whole = {"week": ("day", 7.0), "day": ("s", 86_400.0)}[m.group("span").lower()]
+    return (q.unit, float(q.value)) == whole
 
 
 def _bound_reversed(text: str, q: Quantity, near: list[Passage]) -> tuple[Passage, str] | None:
@@ -129,8 +145,11 @@ def _wider_evidence(
 
 
 #: Values whose invention is rarely innocent: a date, a clock time or a phone number that no
-#: source holds (on the benchmarks' tune parts 38 of 42 such claims are labelled hallucinated;
-#: numbers with units only 36 of 69, so those stay with the learned model).
+#: source holds (on the benchmarks' tune parts 38 of 42 such claims are labelled
+#: hallucinated). A number with a unit that no source holds ("a further 10 weeks") counts
+#: too: only 36 of 69 such claims are labelled hallucinated, but an answer holding one mostly
+#: is, and standing on it raised the tune part's qa balanced accuracy from 0.795 to 0.803
+#: with no group falling. A bare number stays with the learned model.
 _EXACT_KINDS = frozenset({"date", "time", "phone"})
 
 
@@ -153,8 +172,9 @@ def _same_value(q: Quantity, o: Quantity, p: Passage) -> bool:
 
 def neighbours(near: list[Passage], index: EvidenceIndex) -> list[Passage]:
     """The aligned passages and the passages just before and after each, in its document:
-    a value is often stated in the sentence next to the one that matches the claim's words."""
-    where = _positions(index)
+    a value is often stated in the sentence next to the one that matches the claim's words.
+    A record's list item has all the items of its list for neighbours ("sizes 38 to 45")."""
+    where, lists = _positions(index), _list_items(index)
     out = list(near)
     for p in near:
         at = where.get((p.doc_id, p.start, p.end))
@@ -162,7 +182,26 @@ def neighbours(near: list[Passage], index: EvidenceIndex) -> list[Passage]:
             continue
         doc, i = at
         out += [doc.passages[j] for j in (i - 1, i + 1) if 0 <= j < len(doc.passages)]
+        if p.leaf is not None and p.leaf.path[-1:] and p.leaf.path[-1].isdigit():
+            items = lists.get((p.doc_id, p.leaf.path[:-1]), [])
+            out += items if len(items) <= _LIST_NEIGHBOURS_MAX else []
     return out
+
+
+#: A longer list is a table of data, not an enumeration: its items stay apart (and reading
+#: every item for every claim would make cost grow with the list squared).
+_LIST_NEIGHBOURS_MAX = 100
+
+
+@per_index
+def _list_items(index: EvidenceIndex) -> dict[tuple[str, tuple[str, ...]], list[Passage]]:
+    """The passages of each list of a record's scalars, by document and the list's path."""
+    items: dict[tuple[str, tuple[str, ...]], list[Passage]] = {}
+    for d in index.docs:
+        for p in d.passages:
+            if p.leaf is not None and p.leaf.path[-1:] and p.leaf.path[-1].isdigit():
+                items.setdefault((p.doc_id, p.leaf.path[:-1]), []).append(p)
+    return items
 
 
 @per_index
