@@ -309,3 +309,35 @@ def test_a_bound_turned_the_other_way_contradicts(answer: str, verdict) -> None:
     assert claim.verdict == verdict, claim.rationale
     if verdict == V.CONTRADICTED:
         assert claim.rationale.endswith("says 'over 12 years' where the claim says 'under 12'.")
+
+
+UPDATE = Document(
+    doc_id="notes",
+    title="Pricing update",
+    text=(
+        "From 1 April the monthly fee was raised from £50 to £75. "
+        "The default timeout is now 30 seconds (it was 10 seconds)."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict", "why"),
+    [
+        ("The monthly fee is £50.", V.CONTRADICTED, "gives '£50' as the former value, now '£75'"),
+        ("The default timeout is 10 seconds.", V.CONTRADICTED, "now '30 seconds'"),
+        ("The monthly fee is £75.", V.SUPPORTED, "Supported"),
+        ("The timeout is 30 seconds.", V.SUPPORTED, "Supported"),
+    ],
+)
+def test_a_former_value_stated_as_the_current_one_contradicts(answer, verdict, why) -> None:
+    """The old value is in the evidence, beside the word that makes it old: stated as the
+    value now, it contradicts the source, which names both."""
+    (claim,) = claims(answer, [UPDATE])
+    assert claim.verdict == verdict, claim.rationale
+    assert why in claim.rationale
+
+
+def test_a_claim_about_the_past_may_state_the_former_value() -> None:
+    (claim,) = claims("Before April the monthly fee was £50.", [UPDATE], use_model=False)
+    assert claim.signals["numbers_unmatched"] == [], claim.rationale

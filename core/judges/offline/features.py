@@ -97,8 +97,10 @@ class Alignment:
     #: Dates, clock times and phone numbers of the claim that no source holds: invented.
     values_invented: list[str] = field(default_factory=list)
     number_conflict: Passage | None = None
-    #: Values the evidence bounds the other way: "'over 12' where the claim says 'under 12'".
-    bounds_reversed: list[str] = field(default_factory=list)
+    #: How the evidence puts a value the claim states as something else: "says 'over 12
+    #: years' where the claim says 'under 12'", "gives '10 seconds' as the former value, now
+    #: '30 seconds'".
+    values_misread: list[str] = field(default_factory=list)
     names_missing: list[str] = field(default_factory=list)
     negation_mismatch: bool = False
     hedge_mismatch: bool = False

@@ -275,8 +275,8 @@ class OfflineJudge:
             )
         if al.number_conflict and contra:
             gives = (
-                f"says {al.bounds_reversed[0]}"
-                if al.bounds_reversed
+                al.values_misread[0]
+                if al.values_misread
                 else f"gives a different value where the claim says {numbers}"
             )
             return ClaimDecision(

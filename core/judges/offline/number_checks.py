@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...text.bounds import bound
+from ...text.former import is_former, speaks_of_the_past
 from ...text.quantities import Quantity, comparable, quantity_matches
 from ...text.words import content_stems, tokenize
 from .source_rules import superseded
@@ -59,11 +60,11 @@ def check_numbers(
         if _all_the_time(claim.body, q):
             continue
         if states(near, q):
-            turned = _bound_reversed(claim.body, q, near)
-            if turned is not None:
-                al.number_conflict = al.number_conflict or turned[0]
+            misread = _bound_reversed(claim.body, q, near) or _former_value(claim.body, q, near)
+            if misread is not None:
+                al.number_conflict = al.number_conflict or misread[0]
                 al.numbers_unmatched.append(claim.body[q.start : q.end].rstrip("."))
-                al.bounds_reversed.append(turned[1])
+                al.values_misread.append(misread[1])
             continue
         shown = claim.body[q.start : q.end].rstrip(".")
         if (
@@ -128,7 +129,24 @@ def _bound_reversed(text: str, q: Quantity, near: list[Passage]) -> tuple[Passag
     if not stated or len(turned) < len(stated):
         return None
     p, theirs = turned[0]
-    return p, f"'{theirs.phrase}' where the claim says '{mine.phrase}'"
+    return p, f"says '{theirs.phrase}' where the claim says '{mine.phrase}'"
+
+
+def _former_value(text: str, q: Quantity, near: list[Passage]) -> tuple[Passage, str] | None:
+    """The best evidence gives the claim's value only as a former one, beside the value it
+    has now ("now 30 seconds (it was 10 seconds)"), and the claim speaks of the present:
+    that passage, and the two values for the rationale."""
+    if speaks_of_the_past(text):
+        return None
+    stated = [(p, o) for p in near for o in p.quantities if _same_value(q, o, p)]
+    if not stated or not all(is_former(p.text, o) for p, o in stated):
+        return None
+    for p, o in stated:
+        for now in p.quantities:
+            if comparable(q, now) and not quantity_matches(q, now) and not is_former(p.text, now):
+                was, now_shown = p.text[o.start : o.end], p.text[now.start : now.end]
+                return p, f"gives '{was}' as the former value, now '{now_shown}'"
+    return None
 
 
 def _wider_evidence(
