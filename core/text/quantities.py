@@ -230,8 +230,24 @@ def _extract(text: str) -> tuple[Quantity, ...]:
                 value = _parse_words(m.group("words"))
                 unit, factor = _UNITS.get((m.group("unit") or "").lower(), ("", 1.0))
                 add(Quantity("number", _round(value * factor), unit, m.start(), m.end()))
+    if "a " in folded or "an " in folded:
+        for m in _ONE_PERIOD.finditer(text):
+            if not free(m):
+                continue
+            unit, factor = _UNITS[m.group("unit").lower()]
+            add(Quantity("number", _round(factor), unit, m.start("one"), m.end()))
     found.sort(key=lambda q: q.start)
     return tuple(found)
+
+
+# "within a week", "more than a month", "for a year": one period, as a bound or a duration
+# states it ("twice a week", "once a day" are rates, and stay words).
+_ONE_PERIOD = re.compile(
+    r"\b(?:within|than|for|after|over|under|about|around|nearly|almost|least|most|up\s+to"
+    r"|in|lasts?|lasting|takes?|taking)\s+(?P<one>an?)\s+"
+    r"(?P<unit>week|month|year|day|hour|minute|second)(?![\w-])",
+    re.I,
+)
 
 
 def _date_key(m: re.Match[str]) -> str:
@@ -316,14 +332,22 @@ def quantity_matches(q: Quantity, other: Quantity) -> bool:
         mine, theirs = str(q.value).split("."), str(other.value).split(".")
         return mine[: len(theirs)] == theirs[: len(mine)]  # "v2" matches "2.4"
     a, b = float(q.value), float(other.value)
+    tolerance = 1e-9
     if q.unit and other.unit and q.unit != other.unit:
-        if (q.unit, other.unit) in _SAME_QUANTITY:
-            a *= _SAME_QUANTITY[q.unit, other.unit]
-        elif (other.unit, q.unit) in _SAME_QUANTITY:
-            b *= _SAME_QUANTITY[other.unit, q.unit]
+        pair = (q.unit, other.unit)
+        if pair in _SAME_QUANTITY:
+            a *= _SAME_QUANTITY[pair]
+        elif pair[::-1] in _SAME_QUANTITY:
+            b *= _SAME_QUANTITY[pair[::-1]]
+        elif pair in _ABOUT_THE_SAME:
+            factor, tolerance = _ABOUT_THE_SAME[pair]
+            a *= factor
+        elif pair[::-1] in _ABOUT_THE_SAME:
+            factor, tolerance = _ABOUT_THE_SAME[pair[::-1]]
+            b *= factor
         else:
             return False
-    return abs(a - b) <= 1e-9 * max(1.0, abs(a))
+    return abs(a - b) <= tolerance * max(1.0, abs(a))
 
 
 #: Units of different bases that can state the same quantity: (unit, other) -> how many
@@ -334,6 +358,15 @@ _SAME_QUANTITY: dict[tuple[str, str], float] = {
     ("year", "month"): 12.0,
     ("day", "s"): 86_400.0,
     ("lb", "gbp"): 1.0,  # "pounds" is a weight or a currency
+}
+
+
+#: Periods whose bases differ by a length that varies: months and years in days (weeks are
+#: days). They match within the tolerance ("26 weeks" is "six months", "12 weeks" "three
+#: months", "52 weeks" "a year"), for matching only, like _SAME_QUANTITY.
+_ABOUT_THE_SAME: dict[tuple[str, str], tuple[float, float]] = {
+    ("month", "day"): (30.44, 0.1),
+    ("year", "day"): (365.25, 0.02),
 }
 
 

@@ -174,3 +174,40 @@ def test_hedge_scope_is_the_clause() -> None:
 def test_proper_names() -> None:
     names = proper_names("Blue Bell shut its Broken Arrow plant. The CDC said so.")
     assert names == ["Blue Bell", "Broken Arrow", "CDC"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("if symptoms last more than a week", 7.0, "day"),
+        ("claim within a month of your return", 1.0, "month"),
+        ("valid for a year", 1.0, "year"),
+    ],
+)
+def test_one_period_with_an_article_is_a_quantity(text: str, value: float, unit: str) -> None:
+    (q,) = extract_quantities(text)
+    assert (q.value, q.unit) == (value, unit)
+
+
+@pytest.mark.parametrize("text", ["twice a week", "three times a day", "a day-long event"])
+def test_a_rate_or_an_adjective_is_no_period(text: str) -> None:
+    assert not any(q.unit in ("day", "month", "year", "s") for q in extract_quantities(text))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("six months", "26 weeks", True),
+        ("3 months", "12 weeks", True),
+        ("1 month", "30 days", True),
+        ("2 months", "30 days", False),
+        ("1 year", "300 days", False),
+    ],
+)
+def test_months_and_years_match_days_about_equal(a: str, b: str, same: bool) -> None:
+    """A month has no fixed length in days: "26 weeks" is "six months" within 10 %, and
+    they are never rivals (other units than these compare exactly)."""
+    qa, qb = extract_quantities(a)[0], extract_quantities(b)[0]
+    assert quantity_matches(qa, qb) is same
+    assert quantity_matches(qb, qa) is same
+    assert not comparable(qa, qb)
