@@ -9,6 +9,7 @@ source has moved on from it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .quantities import Quantity
 
@@ -22,6 +23,9 @@ _FORMER_BEFORE = re.compile(
     rf"|\bwas\s+previously|\bused\s+to\s+be|\b{_CHANGED}\s+from)\s+(?:only\s+)?$",
     re.I,
 )
+# Every cue of _FORMER_BEFORE holds one of these ("was", "were", "from", "previously",
+# "formerly", "once", "used to be"), in any case but the first letter.
+_CUE_GATE = re.compile("as |ere |rom |eviously|ormerly|nce |sed ")
 # Words that put the claim itself in the past: it may state the former value.
 _PAST_CUES = re.compile(
     r"\b(?:was|were|had|previously|formerly|used\s+to|from|before|until|earlier|old|prior|"
@@ -32,9 +36,13 @@ _PAST_CUES = re.compile(
 
 def is_former(text: str, q: Quantity) -> bool:
     """`text` gives `q` as a value it had before, not the one it has now."""
-    return _FORMER_BEFORE.search(text[max(0, q.start - 30) : q.start]) is not None
+    head = text[max(0, q.start - 30) : q.start]
+    if _CUE_GATE.search(head) is None:  # most values: no costlier search
+        return False
+    return _FORMER_BEFORE.search(head) is not None
 
 
+@lru_cache(maxsize=8192)
 def speaks_of_the_past(text: str) -> bool:
     """The claim talks about how things were, so an old value may be its point."""
     return _PAST_CUES.search(text) is not None

@@ -59,8 +59,9 @@ def check_numbers(
     for q in claim.quantities:
         if _all_the_time(claim.body, q):
             continue
-        if states(near, q):
-            misread = _bound_reversed(claim.body, q, near) or _former_value(claim.body, q, near)
+        stated = [(p, o) for p in near for o in p.quantities if _same_value(q, o, p)]
+        if stated:
+            misread = _bound_reversed(claim.body, q, stated) or _former_value(claim.body, q, stated)
             if misread is not None:
                 al.number_conflict = al.number_conflict or misread[0]
                 al.numbers_unmatched.append(claim.body[q.start : q.end].rstrip("."))
@@ -111,35 +112,36 @@ _ALL_THE_TIME = re.compile(r"\s*(?:a|per|each)\s+(?P<span>week|day)\b", re.I)
 
 
 def _all_the_time(text: str, q: Quantity) -> bool:
-    m = _ALL_THE_TIME.match(text, q.end)
+    m = _ALL_THE_TIME.match(text, q.end) if q.unit in ("day", "s") else None
     if m is None or q.kind != "number":
         return False
     whole = {"week": ("day", 7.0), "day": ("s", 86_400.0)}[m.group("span").lower()]
     return (q.unit, float(q.value)) == whole
 
 
-def _bound_reversed(text: str, q: Quantity, near: list[Passage]) -> tuple[Passage, str] | None:
+#: Where the best evidence states a claim's value: (passage, the passage's quantity).
+Stated = list[tuple[Passage, Quantity]]
+
+
+def _bound_reversed(text: str, q: Quantity, stated: Stated) -> tuple[Passage, str] | None:
     """The best evidence states the claim's value only with the opposite bound ("over 12"
     for the claim's "under 12"): that passage, and the two phrasings for the rationale."""
     mine = bound(text, q)
     if mine is None:
         return None
-    stated = [(p, bound(p.text, o)) for p in near for o in p.quantities if _same_value(q, o, p)]
-    turned = [(p, b) for p, b in stated if b is not None and b.direction != mine.direction]
-    if not stated or len(turned) < len(stated):
+    bounds = [(p, bound(p.text, o)) for p, o in stated]
+    turned = [(p, b) for p, b in bounds if b is not None and b.direction != mine.direction]
+    if len(turned) < len(bounds):
         return None
     p, theirs = turned[0]
     return p, f"says '{theirs.phrase}' where the claim says '{mine.phrase}'"
 
 
-def _former_value(text: str, q: Quantity, near: list[Passage]) -> tuple[Passage, str] | None:
+def _former_value(text: str, q: Quantity, stated: Stated) -> tuple[Passage, str] | None:
     """The best evidence gives the claim's value only as a former one, beside the value it
     has now ("now 30 seconds (it was 10 seconds)"), and the claim speaks of the present:
     that passage, and the two values for the rationale."""
-    if speaks_of_the_past(text):
-        return None
-    stated = [(p, o) for p in near for o in p.quantities if _same_value(q, o, p)]
-    if not stated or not all(is_former(p.text, o) for p, o in stated):
+    if not all(is_former(p.text, o) for p, o in stated) or speaks_of_the_past(text):
         return None
     for p, o in stated:
         for now in p.quantities:
