@@ -89,6 +89,8 @@ def test_a_claim_that_turns_a_field_around_is_caught(claim: str, field: str) -> 
         "It is open 5 PM to 9 PM on weekdays, and until 10 PM on Fridays.",
         "It is open every day.",  # Monday "0:0-0:0" reads as closed or as all day
         "The menu is not stated in the record.",  # "state" is no yes/no field
+        "It does not, however, take takeout orders.",  # the aside does not end the denial
+        "The ambience is trendy rather than casual or upscale.",
     ],
 )
 def test_a_claim_the_record_agrees_with_raises_nothing(claim: str) -> None:
@@ -209,3 +211,17 @@ def test_the_items_of_a_records_list_are_each_others_neighbours() -> None:
     )
     (judged,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
     assert judged.signals["numbers_unmatched"] == [], judged.rationale
+
+
+def test_a_key_of_several_words_is_found_where_they_stand_together() -> None:
+    """ "does not take reservations" denies the reservations, not the takeout field that
+    shares the word "take"."""
+    record = Document(
+        doc_id="biz",
+        text=json.dumps({"RestaurantsTakeOut": True, "RestaurantsReservations": False}),
+    )
+    facts = case_facts(evidence_index([record]))
+    claim = "It does not take reservations but offers takeout."
+    assert record_conflicts(claim, tuple(tokenize(claim)), facts) == []
+    wrong = "It does not offer takeout."
+    assert record_conflicts(wrong, tuple(tokenize(wrong)), facts) != []

@@ -166,13 +166,16 @@ class _ClaimWords:
 
 def denied_positions(tokens: tuple[str, ...]) -> set[int]:
     """Token positions a negation denies: up to a few words after the cue (to the end of
-    the clause), and the subject of 'X is not available'."""
+    the clause), and the subject of 'X is not available'. "Rather than trendy" and
+    "instead of takeout" deny too."""
     out: set[int] = set()
     for i, tok in enumerate(tokens):
-        if not is_negation(tok):
+        contrast = tokens[i : i + 2] in (("rather", "than"), ("instead", "of"))
+        if not (is_negation(tok) or contrast):
             continue
-        for j in range(i + 1, min(i + 1 + _SCOPE, len(tokens))):
-            if tokens[j] in _SCOPE_ENDS:
+        first = i + 2 if contrast else i + 1
+        for j in range(first, min(first + _SCOPE, len(tokens))):
+            if tokens[j] in _SCOPE_ENDS and j > i + 1:  # "does not, however, require"
                 break
             out.add(j)
         if i + 1 < len(tokens) and tokens[i + 1] in _DENIED_AFTER:
@@ -189,7 +192,10 @@ def _contradicts(f: Field, w: _ClaimWords) -> bool:
         # lower case: "lot" (of parking) or "street" in "State Street" is not about parking.
         if any(len(x) < _DISTINCT_LEN for x in f.own) or not _lowercase_in(f.own, w.text):
             return False
-    at = [i for i, s in enumerate(w.stems) if s in f.keys]
+    # A key of several words is found where the claim writes them together ("take out",
+    # "takeout"), not at each word: "does not take reservations" says nothing of takeout.
+    names = f.keys if len(f.own) < 2 else {stem(j) for j in f.joined}
+    at = [i for i, s in enumerate(w.stems) if s in names]
     at += [i for i, pair in enumerate(w.pairs) if pair in f.joined]
     return any(i in w.denied for i in at) == f.positive
 
