@@ -295,20 +295,23 @@ LEAFLET = Document(
 
 
 @pytest.mark.parametrize(
-    ("answer", "verdict"),
+    ("answer", "verdict", "why"),
     [
-        ("Children under 12 can take 1 or 2 tablets.", V.CONTRADICTED),
-        ("Children over 12 can take 1 or 2 tablets.", V.SUPPORTED),
-        ("Take no more than 6 tablets in 24 hours.", V.SUPPORTED),
+        (
+            "Children under 12 can take 1 or 2 tablets.",
+            V.CONTRADICTED,
+            "says 'over 12 years' where the claim says 'under 12'.",
+        ),
+        ("Children over 12 can take 1 or 2 tablets.", V.SUPPORTED, "Supported"),
+        ("Take no more than 6 tablets in 24 hours.", V.SUPPORTED, "Supported"),
     ],
 )
-def test_a_bound_turned_the_other_way_contradicts(answer: str, verdict) -> None:
+def test_a_bound_turned_the_other_way_contradicts(answer: str, verdict, why: str) -> None:
     """Every word and number of the claim is in its evidence, and bound words are stop
     words: only the bound read beside the number tells "under 12" from "over 12"."""
     (claim,) = claims(answer, [LEAFLET])
     assert claim.verdict == verdict, claim.rationale
-    if verdict == V.CONTRADICTED:
-        assert claim.rationale.endswith("says 'over 12 years' where the claim says 'under 12'.")
+    assert why in claim.rationale
 
 
 UPDATE = Document(
