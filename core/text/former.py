@@ -14,13 +14,13 @@ from functools import lru_cache
 from .quantities import Quantity
 
 _CHANGED = (
-    r"(?:increas|rais|reduc|decreas|cut|chang|lower|extend|shorten|rose|ris|fell|fall|dropp"
-    r"|drop|went|go|move|updat|revis|adjust|bump)\w*(?:\s+(?:up|down))?"
+    r"(?:increas|rais|reduc|decreas|cut|chang|lower|extend|shorten|rose|ris|fell|fall|drop"
+    r"|went|go|move|updat|revis|adjust|bump)\w*(?:\s+(?:up|down))?"
 )
 # Right before the value: "(it was 10 seconds)", "previously £50", "changed from 3 to 5".
 _FORMER_BEFORE = re.compile(
-    rf"(?:\b(?:it|this|that)\s+(?:was|were|used\s+to\s+be)|\bpreviously|\bformerly|\bonce"
-    rf"|\bwas\s+previously|\bused\s+to\s+be|\b{_CHANGED}\s+from)\s+(?:only\s+)?$",
+    rf"(?:\b(?:it|this|that)\s+(?:was|were)|\bpreviously|\bformerly|\bonce|\bused\s+to\s+be"
+    rf"|\b{_CHANGED}\s+from)\s+(?:only\s+)?$",
     re.I,
 )
 # Every cue of _FORMER_BEFORE holds one of these ("was", "were", "from", "previously",

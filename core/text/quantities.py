@@ -340,35 +340,26 @@ def quantity_matches(q: Quantity, other: Quantity) -> bool:
     if q.unit and other.unit and q.unit != other.unit:
         pair = (q.unit, other.unit)
         if pair in _SAME_QUANTITY:
-            a *= _SAME_QUANTITY[pair]
-        elif pair[::-1] in _SAME_QUANTITY:
-            b *= _SAME_QUANTITY[pair[::-1]]
-        elif pair in _ABOUT_THE_SAME:
-            factor, tolerance = _ABOUT_THE_SAME[pair]
+            factor, tolerance = _SAME_QUANTITY[pair]
             a *= factor
-        elif pair[::-1] in _ABOUT_THE_SAME:
-            factor, tolerance = _ABOUT_THE_SAME[pair[::-1]]
+        elif pair[::-1] in _SAME_QUANTITY:
+            factor, tolerance = _SAME_QUANTITY[pair[::-1]]
             b *= factor
         else:
             return False
     return abs(a - b) <= tolerance * max(1.0, abs(a))
 
 
-#: Units of different bases that can state the same quantity: (unit, other) -> how many
-#: `other` one `unit` is. They match ("one year" is "12 months", "2 days" is "48 hours",
-#: "30 pounds" may be "£30"), but are never rivals (see comparable): "sentenced to over
-#: five years" does not contradict "64 months".
-_SAME_QUANTITY: dict[tuple[str, str], float] = {
-    ("year", "month"): 12.0,
-    ("day", "s"): 86_400.0,
-    ("lb", "gbp"): 1.0,  # "pounds" is a weight or a currency
-}
-
-
-#: Periods whose bases differ by a length that varies: months and years in days (weeks are
-#: days). They match within the tolerance ("26 weeks" is "six months", "12 weeks" "three
-#: months", "52 weeks" "a year"), for matching only, like _SAME_QUANTITY.
-_ABOUT_THE_SAME: dict[tuple[str, str], tuple[float, float]] = {
+#: Units of different bases that can state the same quantity: (unit, other) -> (how many
+#: `other` one `unit` is, the relative tolerance). They match ("one year" is "12 months", "2
+#: days" is "48 hours", "30 pounds" may be "£30"), but are never rivals (see comparable):
+#: "sentenced to over five years" does not contradict "64 months". Months and years in days
+#: vary in length, so they match within a tolerance ("26 weeks" is "six months", "12 weeks"
+#: "three months", "52 weeks" "a year").
+_SAME_QUANTITY: dict[tuple[str, str], tuple[float, float]] = {
+    ("year", "month"): (12.0, 1e-9),
+    ("day", "s"): (86_400.0, 1e-9),
+    ("lb", "gbp"): (1.0, 1e-9),  # "pounds" is a weight or a currency
     ("month", "day"): (30.44, 0.1),
     ("year", "day"): (365.25, 0.02),
 }

@@ -216,14 +216,6 @@ def is_negation(token: str) -> bool:
     return token in NEGATION_WORDS or token.endswith("n't")
 
 
-def _bound_or_addition(tokens: list[str], i: int) -> bool:
-    """The negation cue at `i` starts "no more than" or "not only": it denies nothing."""
-    after = tokens[i + 1 : i + 3]
-    if after[:1] == ["only"]:
-        return True
-    return len(after) == 2 and after[0] in _COMPARATIVES and after[1] == "than"
-
-
 # A negation's scope ends with its clause: "(super well done, no pink) and crispy fries",
 # "not good either. Disappointed", "haven't tried yet but I will go back".
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]]|\s[-–—]+\s|\bbut\b", re.I)
@@ -250,15 +242,18 @@ def negated_stems(text: str, tokens: list[str], window: int = 5) -> set[str]:
             if is_negation(tok) and not _no_denial(words, i):
                 inside.update(range(i + 1, i + 1 + window))
         for i, t in enumerate(words):
-            if is_content(t):
-                (scoped if i in inside else asserted).add(stem(t))
+            if (s := _content_stem(t)) is not None:
+                (scoped if i in inside else asserted).add(s)
     return scoped - asserted
 
 
 def _no_denial(tokens: list[str], i: int) -> bool:
     """The negation cue at `i` denies nothing: "no more than 4", "not only", "whether or
     not", "if the tenant does not agree" (a condition)."""
-    if _bound_or_addition(tokens, i):
+    after = tokens[i + 1 : i + 3]
+    if after[:1] == ["only"]:
+        return True
+    if len(after) == 2 and after[0] in _COMPARATIVES and after[1] == "than":
         return True
     if i > 0 and tokens[i - 1] in {"whether", "if", "or"}:
         return True  # "whether or not", "with or without"
