@@ -65,14 +65,23 @@ class Leaf:
         (RAGTruth counts claims about null fields as hallucinations)."""
         return self.value is None or str(self.value).strip().lower() == "null"
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The key path without list indices: ('attributes', 'BusinessParking', 'lot')."""
+        return tuple(k for k in self.path if not k.isdigit())
+
+    @property
+    def list_path(self) -> tuple[str, ...] | None:
+        """The path of the list this leaf is an item of (None for a keyed value)."""
+        return self.path[:-1] if self.path[-1:] and self.path[-1].isdigit() else None
+
     def label(self) -> str:
         """The key path in words: ('attributes', 'RestaurantsTakeOut') -> 'Restaurants Take Out'."""
-        keys = [k for k in self.path if not k.isdigit()][-2:]
-        return " ".join(_words(k) for k in keys)
+        return " ".join(_words(k) for k in self.keys[-2:])
 
     def key_words(self) -> str:
         """The leaf's own key in words: what a no/false value denies."""
-        keys = [k for k in self.path if not k.isdigit()]
+        keys = self.keys
         return _words(keys[-1]) if keys else ""
 
     def pieces(self) -> Iterator[tuple[int, int, str]]:
@@ -84,8 +93,7 @@ class Leaf:
         elif isinstance(value, str) and _CLOSED.match(value.strip()):
             shown = "closed"
         elif isinstance(value, int | float) and not isinstance(value, bool):
-            keys = [k for k in self.path if not k.isdigit()]
-            shown = _with_key_unit(shown, key_parts(keys[-1])[-1:] if keys else [])
+            shown = _with_key_unit(shown, self.keys)
         if isinstance(value, str) and len(value) > _SPLIT_LONGER_THAN and self.exact:
             inner = self.value_start + 1  # skip the opening quote
             for s, e in sentence_spans(value):
@@ -94,10 +102,11 @@ class Leaf:
         yield self.key_start, self.value_end, f"{self.label()}: {shown}"
 
 
-def _with_key_unit(number: str, last_part: list[str]) -> str:
+def _with_key_unit(number: str, keys: tuple[str, ...]) -> str:
     """A number whose key ends with its unit, shown with it: "weight_g": 280 reads "280 g",
     so "280 grams" and "0.28 kg" match it; "price_gbp": 30 reads "£30"."""
-    unit = last_part[0].lower() if last_part else ""
+    parts = key_parts(keys[-1]) if keys else []
+    unit = parts[-1].lower() if parts else ""
     if unit == "gbp":
         return f"£{number}"
     return f"{number} {unit}" if unit in _KEY_UNITS else number

@@ -59,15 +59,15 @@ def check_numbers(
     for q in claim.quantities:
         if _all_the_time(claim.body, q):
             continue
+        shown = claim.body[q.start : q.end].rstrip(".")
         stated = [(p, o) for p in near for o in p.quantities if _same_value(q, o, p)]
         if stated:
             misread = _bound_reversed(claim.body, q, stated) or _former_value(claim.body, q, stated)
             if misread is not None:
                 al.number_conflict = al.number_conflict or misread[0]
-                al.numbers_unmatched.append(claim.body[q.start : q.end].rstrip("."))
+                al.numbers_unmatched.append(shown)
                 al.values_misread.append(misread[1])
             continue
-        shown = claim.body[q.start : q.end].rstrip(".")
         if (
             _derived(q, claim.quantities, th.derived_value_tolerance)
             or _date_reckoned(q, claim.quantities, near + passages)
@@ -111,12 +111,15 @@ def check_numbers(
 _ALL_THE_TIME = re.compile(r"\s*(?:a|per|each)\s+(?P<span>week|day)\b", re.I)
 
 
+#: The whole of each span, as a quantity's (unit, value) states it.
+_WHOLE_SPAN = {"week": ("day", 7.0), "day": ("s", 86_400.0)}
+
+
 def _all_the_time(text: str, q: Quantity) -> bool:
     m = _ALL_THE_TIME.match(text, q.end) if q.unit in ("day", "s") else None
     if m is None or q.kind != "number":
         return False
-    whole = {"week": ("day", 7.0), "day": ("s", 86_400.0)}[m.group("span").lower()]
-    return (q.unit, float(q.value)) == whole
+    return (q.unit, float(q.value)) == _WHOLE_SPAN[m.group("span").lower()]
 
 
 #: Where the best evidence states a claim's value: (passage, the passage's quantity).
@@ -202,8 +205,9 @@ def neighbours(near: list[Passage], index: EvidenceIndex) -> list[Passage]:
             continue
         doc, i = at
         out += [doc.passages[j] for j in (i - 1, i + 1) if 0 <= j < len(doc.passages)]
-        if p.leaf is not None and p.leaf.path[-1:] and p.leaf.path[-1].isdigit():
-            items = lists.get((p.doc_id, p.leaf.path[:-1]), [])
+        in_list = p.leaf.list_path if p.leaf is not None else None
+        if in_list is not None:
+            items = lists.get((p.doc_id, in_list), [])
             out += items if len(items) <= _LIST_NEIGHBOURS_MAX else []
     return out
 
@@ -219,8 +223,9 @@ def _list_items(index: EvidenceIndex) -> dict[tuple[str, tuple[str, ...]], list[
     items: dict[tuple[str, tuple[str, ...]], list[Passage]] = {}
     for d in index.docs:
         for p in d.passages:
-            if p.leaf is not None and p.leaf.path[-1:] and p.leaf.path[-1].isdigit():
-                items.setdefault((p.doc_id, p.leaf.path[:-1]), []).append(p)
+            in_list = p.leaf.list_path if p.leaf is not None else None
+            if in_list is not None:
+                items.setdefault((p.doc_id, in_list), []).append(p)
     return items
 
 

@@ -46,8 +46,11 @@ class Field:
 
     @property
     def keys(self) -> frozenset[str]:
-        """Stems a claim word may carry to name this field."""
-        return self.own | {stem(w) for w in self.joined}
+        """Stems a claim word may carry to name this field. A key of several words is named
+        where the claim writes them together ("take out", "takeout"), not by each word:
+        "does not take reservations" says nothing of takeout."""
+        together = frozenset(stem(w) for w in self.joined)
+        return together if len(self.own) > 1 else self.own | together
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,7 @@ def _is_flag(leaf: Leaf) -> bool:
 
 
 def _field(p: Passage, leaf: Leaf) -> Field:
-    keys = [k for k in leaf.path if not k.isdigit()]
+    keys = leaf.keys
     own_parts = [w.lower() for w in key_parts(keys[-1])]
     specific = [w for w in own_parts if stem(w) not in GENERIC_KEY_STEMS]
     parents = key_parts(keys[-2]) if len(keys) > 2 else []
@@ -192,10 +195,8 @@ def _contradicts(f: Field, w: _ClaimWords) -> bool:
         # lower case: "lot" (of parking) or "street" in "State Street" is not about parking.
         if any(len(x) < _DISTINCT_LEN for x in f.own) or not _lowercase_in(f.own, w.text):
             return False
-    # A key of several words is found where the claim writes them together ("take out",
-    # "takeout"), not at each word: "does not take reservations" says nothing of takeout.
-    names = f.keys if len(f.own) < 2 else {stem(j) for j in f.joined}
-    at = [i for i, s in enumerate(w.stems) if s in names]
+    keys = f.keys
+    at = [i for i, s in enumerate(w.stems) if s in keys]
     at += [i for i, pair in enumerate(w.pairs) if pair in f.joined]
     return any(i in w.denied for i in at) == f.positive
 
