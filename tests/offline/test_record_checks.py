@@ -45,9 +45,9 @@ RECORD = Document(
 )
 
 
-def conflicts(text: str) -> list[str]:
+def conflicts(text: str, record: Document = RECORD) -> list[str]:
     tokens = tuple(tokenize(text))
-    facts = case_facts(evidence_index([RECORD]))
+    facts = case_facts(evidence_index([record]))
     found = record_conflicts(text, tokens, facts)
     return [c.field for c in found]
 
@@ -179,6 +179,15 @@ PRODUCT = Document(
 )
 
 
+def about_the_product(answer: str, use_model: bool = True):
+    task = JudgeTask(
+        case=Case(case_id="c", question="Tell me about it."),
+        documents=[PRODUCT],
+        answers={"s": answer},
+    )
+    return OfflineJudge(use_model=use_model).judge_task(task).claims["s"]
+
+
 @pytest.mark.parametrize(
     ("claim", "verdict"),
     [
@@ -194,22 +203,12 @@ PRODUCT = Document(
 def test_a_number_whose_key_names_its_unit_is_read_with_it(claim: str, verdict) -> None:
     """ "weightG": 280 is 280 g: as a bare 280 it backed neither "280 grams" nor "0.28 kg",
     and "costs" never met the key "price" (the synonym named an unstemmed word)."""
-    task = JudgeTask(
-        case=Case(case_id="c", question="Tell me about it."),
-        documents=[PRODUCT],
-        answers={"s": claim},
-    )
-    (judged,) = OfflineJudge().judge_task(task).claims["s"]
+    (judged,) = about_the_product(claim)
     assert judged.verdict == verdict, judged.rationale
 
 
 def test_the_items_of_a_records_list_are_each_others_neighbours() -> None:
-    task = JudgeTask(
-        case=Case(case_id="c", question="Which sizes?"),
-        documents=[PRODUCT],
-        answers={"s": "It comes in sizes 38 to 45."},
-    )
-    (judged,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    (judged,) = about_the_product("It comes in sizes 38 to 45.", use_model=False)
     assert judged.signals["numbers_unmatched"] == [], judged.rationale
 
 
@@ -220,8 +219,5 @@ def test_a_key_of_several_words_is_found_where_they_stand_together() -> None:
         doc_id="biz",
         text=json.dumps({"RestaurantsTakeOut": True, "RestaurantsReservations": False}),
     )
-    facts = case_facts(evidence_index([record]))
-    claim = "It does not take reservations but offers takeout."
-    assert record_conflicts(claim, tuple(tokenize(claim)), facts) == []
-    wrong = "It does not offer takeout."
-    assert record_conflicts(wrong, tuple(tokenize(wrong)), facts) != []
+    assert conflicts("It does not take reservations but offers takeout.", record) == []
+    assert conflicts("It does not offer takeout.", record) == ["RestaurantsTakeOut = true"]
