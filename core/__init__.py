@@ -45,6 +45,7 @@ from .run.engine import run_suite
 from .scoring.compare import compare_systems
 from .scoring.gate import decide, review_queue
 from .scoring.rescore import rescore
+from .selftest import SelftestReport, selftest_suite
 from .store import Store
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "ReportError",
     "ReviewedRun",
     "RunReport",
+    "SelftestReport",
     "Severity",
     "Store",
     "StoreError",
@@ -91,5 +93,6 @@ __all__ = [
     "review_queue",
     "review_run",
     "run_suite",
+    "selftest_suite",
     "write_report",
 ]

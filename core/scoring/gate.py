@@ -47,18 +47,22 @@ def review_queue(
     unsupported or contradicted claim; plus ``extra_claim_ids`` (e.g. pairwise disagreements).
     """
     risk = {c.case_id: c.risk_level for c in cases}
-    wanted = set(policy.review_severities)
     out = []
     for a in analyses:
         if a.system != system:
             continue
-        case_risk = max(policy.risk_level, risk.get(a.case_id) or Severity.LOW, key=_rank)
         for c in a.claims:
-            severe = c.severity in wanted and c.verdict != Verdict.SUPPORTED
-            risky = _rank(case_risk) >= _rank(Severity.HIGH) and is_hallucinated(c.verdict)
-            if severe or risky or c.claim_id in extra_claim_ids:
+            if queues_claim(c, risk.get(a.case_id), policy) or c.claim_id in extra_claim_ids:
                 out.append(c)
     return sorted(out, key=lambda c: (-_rank(c.severity), c.case_id, c.index))
+
+
+def queues_claim(claim: ClaimJudgement, case_risk: Severity | None, policy: Policy) -> bool:
+    """True when a person must look at this claim: its severity is one the policy reviews,
+    or its case (or the policy) is HIGH/CRITICAL risk and the claim is hallucinated."""
+    risk = max(policy.risk_level, case_risk or Severity.LOW, key=_rank)
+    severe = claim.severity in set(policy.review_severities) and claim.verdict != Verdict.SUPPORTED
+    return severe or (_rank(risk) >= _rank(Severity.HIGH) and is_hallucinated(claim.verdict))
 
 
 def _rank(severity: Severity | None) -> int:

@@ -20,7 +20,7 @@ from ..conftest import build_report, disagreeing_pair
 from .conftest import goto
 
 ANSWER = '<div class="hg-text hg-answer"'
-PAGES = ["runs", "overview", "claims", "triage", "signoff", "pairwise"]
+PAGES = ["runs", "overview", "claims", "triage", "signoff", "pairwise", "selftest"]
 
 
 def as_reviewer(at: AppTest, name: str) -> AppTest:

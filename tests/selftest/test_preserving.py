@@ -1,0 +1,64 @@
+"""Truth-preserving transforms: each says what its sentence says, or skips."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import apply
+
+
+@pytest.mark.parametrize(
+    ("name", "sentence", "claim"),
+    [
+        ("verbatim", "Refunds take 5 days.", "Refunds take 5 days."),
+        (
+            "clause",
+            "The office opens at nine; the cafeteria serves lunch all afternoon.",
+            "The cafeteria serves lunch all afternoon.",
+        ),
+        (
+            "reorder",
+            "If the seal is broken, return the bottle to the pharmacy.",
+            "Return the bottle to the pharmacy if the seal is broken.",
+        ),
+        (
+            "reorder",
+            "Return the bottle to the pharmacy if the seal is broken.",
+            "If the seal is broken, return the bottle to the pharmacy.",
+        ),
+        ("number_words", "Allow 3 days for delivery.", "Allow three days for delivery."),
+        ("number_words", "Allow three days for delivery.", "Allow 3 days for delivery."),
+        ("unit_converted", "Claims are paid within 2 weeks.", "Claims are paid within 14 days."),
+        ("unit_converted", "Claims are paid within 14 days.", "Claims are paid within 2 weeks."),
+        ("synonym", "You can purchase tickets online.", "You can buy tickets online."),
+        (
+            "must_not_paraphrase",
+            "Children must not use the ladder.",
+            "Children are not allowed to use the ladder.",
+        ),
+        (
+            "must_not_paraphrase",
+            "The pump must not run dry.",
+            "The pump is not allowed to run dry.",
+        ),
+        ("must_not_paraphrase", "Guests are not allowed to smoke.", "Guests must not smoke."),
+    ],
+)
+def test_a_preserving_transform_restates_the_sentence(name, sentence, claim):
+    assert apply(name, sentence) == claim
+
+
+@pytest.mark.parametrize(
+    ("name", "sentence"),
+    [
+        ("clause", "Refunds are paid only if the item is unused, and the receipt is kept."),
+        ("clause", "The office opens at nine."),
+        ("reorder", "The office opens at nine."),
+        ("number_words", "The office opens at 9:30."),
+        ("unit_converted", "Claims are paid within 10 days."),
+        ("synonym", "The office opens at nine."),
+        ("must_not_paraphrase", "The office opens at nine."),
+    ],
+)
+def test_a_preserving_transform_skips_where_it_cannot_apply(name, sentence):
+    assert apply(name, sentence) is None
