@@ -28,7 +28,7 @@ from ..models import (
     ci_bounds,
 )
 from .corrected import audit_reason, corrected_in_force
-from .metrics import blocking_claims, is_hallucinated
+from .metrics import blocking_claims
 
 _PRECEDENCE = [GateStatus.HARNESS_ERROR, GateStatus.FAILED, GateStatus.NEEDS_REVIEW]
 _SHOW_CLAIMS = 20
@@ -44,7 +44,8 @@ def review_queue(
     """Claims a person must look at, most severe first.
 
     Severity in ``review_severities``; at risk HIGH/CRITICAL (policy or case) also every
-    unsupported or contradicted claim; plus ``extra_claim_ids`` (e.g. pairwise disagreements).
+    claim not SUPPORTED; plus ``extra_claim_ids`` (e.g. pairwise disagreements); then the
+    other systems' identical claims of the same case (``twin_claims``).
     """
     risk = {c.case_id: c.risk_level for c in cases}
     out = []
@@ -54,15 +55,33 @@ def review_queue(
         for c in a.claims:
             if queues_claim(c, risk.get(a.case_id), policy) or c.claim_id in extra_claim_ids:
                 out.append(c)
-    return sorted(out, key=lambda c: (-_rank(c.severity), c.case_id, c.index))
+    out += twin_claims(analyses, system, out)
+    return sorted(out, key=lambda c: (-_rank(c.severity), c.case_id, c.system != system, c.index))
+
+
+def twin_claims(
+    analyses: Sequence[AnswerAnalysis], system: str, queued: Sequence[ClaimJudgement]
+) -> list[ClaimJudgement]:
+    """Other systems' claims whose text equals a queued claim of the same case: a reviewer
+    sees both sides, so a false alarm overturned on one side is overturned on the other too
+    and cannot move the change between them."""
+    texts = {(c.case_id, c.text.strip()) for c in queued}
+    return [
+        c
+        for a in analyses
+        if a.system != system
+        for c in a.claims
+        if (c.case_id, c.text.strip()) in texts and c.verdict != Verdict.SUPPORTED
+    ]
 
 
 def queues_claim(claim: ClaimJudgement, case_risk: Severity | None, policy: Policy) -> bool:
     """True when a person must look at this claim: its severity is one the policy reviews,
-    or its case (or the policy) is HIGH/CRITICAL risk and the claim is hallucinated."""
+    or its case (or the policy) is HIGH/CRITICAL risk and the claim is not SUPPORTED (a
+    partly supported claim there is as doubtful as an unsupported one)."""
     risk = max(policy.risk_level, case_risk or Severity.LOW, key=_rank)
     severe = claim.severity in set(policy.review_severities) and claim.verdict != Verdict.SUPPORTED
-    return severe or (_rank(risk) >= _rank(Severity.HIGH) and is_hallucinated(claim.verdict))
+    return severe or (_rank(risk) >= _rank(Severity.HIGH) and claim.verdict != Verdict.SUPPORTED)
 
 
 def _rank(severity: Severity | None) -> int:

@@ -8,7 +8,8 @@ share it, so a severity means the same thing whoever produced the verdict.
   medical fact: the
   case's domain or a tag is a critical domain, or the claim holds a critical keyword in a
   case whose risk level is HIGH or CRITICAL.
-- HIGH: a fabricated number, name, date or statistic.
+- HIGH: a fabricated number, name, date or statistic; any unsupported claim on a case whose
+  risk level is CRITICAL.
 - MEDIUM: a distortion that changes meaning (a contradicted claim outside critical facts, a
   hedge asserted as fact, a fabrication with no specifics, a misattributed source).
 - LOW: a minor imprecision (partially supported) or an out-of-scope claim.
@@ -50,6 +51,8 @@ def assign_severity(
         return Severity.CRITICAL
     if fabricated and rules.high_on_fabricated_specifics and has_specifics(claim_text):
         return Severity.HIGH
+    if verdict == Verdict.UNSUPPORTED and case.risk_level == Severity.CRITICAL:
+        return Severity.HIGH  # an unbacked statement on a critical case is no minor matter
     return Severity.MEDIUM
 
 

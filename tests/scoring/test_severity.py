@@ -27,7 +27,9 @@ TAGGED = Case(case_id="g", question="q", tags=["legal"], risk_level=S.LOW)
         (V.UNSUPPORTED, T.FABRICATION, "Cover goes up to £5,000.", TRAVEL, S.HIGH),
         (V.UNSUPPORTED, T.FABRICATION, "It was founded by Jane Porter.", TRAVEL, S.HIGH),
         (V.UNSUPPORTED, T.FABRICATION, "Pre-existing conditions are covered.", TRAVEL, S.MEDIUM),
-        (V.UNSUPPORTED, T.OMISSION_AS_FACT, "It causes dizziness.", MED, S.MEDIUM),
+        # Unsupported on a CRITICAL case is at least HIGH; on a HIGH-risk case it stays MEDIUM.
+        (V.UNSUPPORTED, T.OMISSION_AS_FACT, "It causes dizziness.", MED, S.HIGH),
+        (V.UNSUPPORTED, T.OMISSION_AS_FACT, "It causes dizziness.", RISKY, S.MEDIUM),
         (V.CONTRADICTED, T.CITATION_ERROR, "The guide says 14 days.", TRAVEL, S.MEDIUM),
         (V.PARTIALLY_SUPPORTED, T.DISTORTION, "Claims are settled in 10 days.", MED, S.LOW),
         (V.OUT_OF_SCOPE, None, "Paris is lovely.", MED, S.LOW),
@@ -47,12 +49,7 @@ def test_rules_are_configurable() -> None:
     rules = SeverityRules(critical_domains=["travel"], high_on_fabricated_specifics=False)
     contradicted = assign_severity(V.CONTRADICTED, T.DISTORTION, "x is 3", TRAVEL, rules)
     assert contradicted == S.CRITICAL
-    assert (
-        assign_severity(
-            V.UNSUPPORTED, T.FABRICATION, "£5", MED.model_copy(update={"domain": "billing"}), rules
-        )
-        == S.MEDIUM
-    )
+    assert assign_severity(V.UNSUPPORTED, T.FABRICATION, "£5", RISKY, rules) == S.MEDIUM
 
 
 @pytest.mark.parametrize(
