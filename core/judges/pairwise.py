@@ -108,8 +108,20 @@ def prefer_by_claims(
     b: Sequence[ClaimJudgement] | None,
     policy: Policy,
     margin: float = DEFAULT_MARGIN,
+    should_abstain: bool = False,
 ) -> OrderVerdict:
-    """Preference of A vs B from their judged claims; None means the output is unusable."""
+    """Preference of A vs B from their judged claims; None means the output was not judged
+    (empty, nonsense or a refusal: an abstention). On a ``should_abstain`` case the sources
+    hold no answer, so an abstention beats any answer, as compare mode counts it."""
+    if should_abstain and (a is None) != (b is None):
+        pref = Preference.A if a is None else Preference.B
+        return OrderVerdict(
+            pref,
+            "The case should be abstained on (the sources hold no answer): the abstention "
+            "is right and the other output answers anyway.",
+            1.0,
+            "correct_abstention",
+        )
     if a is None or b is None:
         if a is None and b is None:
             return OrderVerdict(

@@ -11,6 +11,7 @@ from ..models import (
     ClaimJudgement,
     PairwiseJudgement,
 )
+from ..scoring.abstention import SHOULD_ABSTAIN_TAG
 
 
 def _claims_of(result: JudgeResult, task: JudgeTask, system: str) -> list[ClaimJudgement] | None:
@@ -33,8 +34,10 @@ def pairwise_from_results(
             out.append(failed_pair(cid, sa, sb, "; ".join(sorted(set(res.errors.values())))))
             continue
         a, b = _claims_of(res, task, sa), _claims_of(res, task, sb)
-        first = prefer_by_claims(a, b, policy, margin)
-        out.append(combine_swapped(cid, sa, sb, first, prefer_by_claims(b, a, policy, margin)))
+        abstain = SHOULD_ABSTAIN_TAG in task.case.tags
+        first = prefer_by_claims(a, b, policy, margin, abstain)
+        swapped = prefer_by_claims(b, a, policy, margin, abstain)
+        out.append(combine_swapped(cid, sa, sb, first, swapped))
     return out
 
 

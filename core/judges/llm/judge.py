@@ -23,6 +23,7 @@ from typing import Any, TypeVar, cast
 from ...errors import EndpointError, UsageError
 from ...inputs.policy import Policy, SeverityRules
 from ...models import ClaimJudgement, JudgeSpec, Mode, PairwiseJudgement, Preference
+from ...scoring.abstention import SHOULD_ABSTAIN_TAG
 from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_claims
 from ..protocol import JudgeResult, JudgeTask, ProgressCallback
 from ..registry import register_judge
@@ -252,8 +253,10 @@ class LLMJudge:
         if not outcomes:  # an answer is empty or nonsense: decided without the model
             a: list[ClaimJudgement] | None = [] if pair[0] in task.answers else None
             b: list[ClaimJudgement] | None = [] if pair[1] in task.answers else None
-            first = prefer_by_claims(a, b, Policy())
-            return result, combine_swapped(cid, *pair, first, prefer_by_claims(b, a, Policy()))
+            abstain = SHOULD_ABSTAIN_TAG in task.case.tags
+            first = prefer_by_claims(a, b, Policy(), should_abstain=abstain)
+            back = prefer_by_claims(b, a, Policy(), should_abstain=abstain)
+            return result, combine_swapped(cid, *pair, first, back)
         errors = [o.error or "no reply" for o in outcomes if o.parsed is None]
         if errors:
             result.errors = {s: errors[0] for s in pair}
