@@ -22,16 +22,19 @@ from ...models import (
     claim_id,
 )
 from ...models import Verdict as V
+from .rules.table import RuleDecision
 from .signals import copy_signals
 
 
 @dataclass(frozen=True)
 class ClaimDecision:
-    """A verdict with its type and the signal that decided it (for the rationale)."""
+    """A verdict with its type and the reason of the rule that decided it, and the rule
+    table's whole decision (every finding that fired) as provenance."""
 
     verdict: V
     type: HallucinationType | None
     reason: str
+    rules: RuleDecision | None = None
 
 
 @dataclass(frozen=True)
