@@ -43,7 +43,7 @@ from .claim_model import (
 )
 from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
 from .rescore import rescore_claims
-from .reuse import ClaimDecision, Judged, as_system
+from .reuse import ClaimDecision, Judged, as_system, findings_of
 from .rules.rule import Rule, RuleInput
 from .rules.table import rule_table
 from .signals import claim_signals, rule_score
@@ -258,6 +258,7 @@ class OfflineJudge:
             tuple(self._citations(decision, al, docs)),
             rule_score(self.cal.score, decision.verdict, al, features),
             cast(dict[str, Any], claim_signals(al, features)),
+            findings_of(decision.rules) if decision.rules else (),
         )
 
     def decide(self, c: ClaimFeatures, al: Alignment) -> ClaimDecision:
