@@ -204,6 +204,10 @@ def claim_facts(claim: ClaimJudgement) -> None:
     st.text(claim.text)
     st.caption("Rationale")
     st.text(claim.rationale)
+    provenance = claim.provenance()
+    if provenance:
+        st.caption("Rules")
+        st.text("\n".join(provenance))
     if not claim.citations:
         st.warning("The judge cited no passage for this claim.")
     for c in claim.citations:

@@ -56,6 +56,24 @@ def eval_judge(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Do not show the judging progress bar.")
     ] = False,
+    by_rule: Annotated[
+        bool,
+        typer.Option(
+            "--by-rule",
+            help="Per rule of the judge: how often it fired and decided, and its precision "
+            "against the labels (of the suite, the benchmark, or --db's reviewers).",
+        ),
+    ] = False,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --by-rule, instead of a suite or benchmark: a review database whose "
+            "run (--run) is scored on its reviewers' overrides and audit labels."
+        ),
+    ] = None,
+    run: Annotated[
+        str | None, typer.Option(help="With --db: the run id or a unique prefix.")
+    ] = None,
 ) -> None:
     """Score a judge against labels: a suite's labels.jsonl or a benchmark file.
 
@@ -64,13 +82,23 @@ def eval_judge(
     """
     from ..judges.registry import create_judge
 
-    if (suite is None) == (benchmark is None):
-        raise fail(UsageError("give either a SUITE folder or --benchmark FILE"))
+    if sum(x is not None for x in (suite, benchmark, db)) != 1:
+        raise fail(UsageError("give either a SUITE folder, --benchmark FILE or --db FILE"))
+    if db is not None and not by_rule:
+        raise fail(UsageError("--db scores a stored run's rules: it needs --by-rule"))
     if part not in {"all", "tune", "holdout"}:
         raise fail(UsageError(f"--part must be all, tune or holdout, not {part!r}"))
+    if db is not None:
+        text, data = _by_rule_store(db, run)
+        _show(text, data, as_json)
+        return
     try:
         j = create_judge(judge)
-        if benchmark is not None:
+        if by_rule:
+            text, data = _by_rule(
+                j, suite, benchmark, task, part, limit, seed, quiet, not no_task_hints
+            )
+        elif benchmark is not None:
             text, data = _eval_benchmark(
                 j, benchmark, task, part, limit, seed, quiet, not no_task_hints
             )
@@ -83,10 +111,61 @@ def eval_judge(
             text, data = scores_table(scores), scores.model_dump(mode="json")
     except HalgateError as exc:
         raise fail(exc) from None
+    _show(text, data, as_json)
+
+
+def _show(text: str, data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         out.print_json(data=data)
     else:
         out.print(text, markup=False, end="")
+
+
+def _by_rule(
+    judge: Judge,
+    suite: Path | None,
+    benchmark: Path | None,
+    task: str | None,
+    part: str,
+    limit: int | None,
+    seed: int,
+    quiet: bool,
+    task_hints: bool,
+) -> tuple[str, dict[str, Any]]:
+    """Per-rule figures on a suite's labels or a benchmark's spans."""
+    from ..evaluation.benchmark import load_benchmark
+    from ..evaluation.by_rule import benchmark_claims, by_rule_result
+    from ..evaluation.suite_labels import judge_labelled_suite, labelled_claims
+    from ..inputs.suite import load_suite
+    from ..run.progress import judge_progress
+
+    if benchmark is not None:
+        rows = load_benchmark(benchmark, task, part, limit, seed)
+        with judge_progress(len(rows), enabled=not quiet) as tick:
+            return by_rule_result(benchmark_claims(judge, rows, tick, task_hints))
+    assert suite is not None  # exactly one source, checked by the command
+    return by_rule_result(labelled_claims(*judge_labelled_suite(load_suite(suite), judge)))
+
+
+def _by_rule_store(db: Path, run: str | None) -> tuple[str, dict[str, Any]]:
+    """Per-rule figures of a stored run on its reviewers' labels (the newest run without
+    --run)."""
+    from ..evaluation.by_rule import by_rule_result, store_claims
+    from .store_commands import store_at
+
+    with store_at(db) as store:
+        try:
+            if run is None:
+                runs = store.list_runs()
+                if not runs:
+                    raise UsageError(f"{db}: no run stored yet")
+                run = runs[0].run_id
+            run_id = store.resolve(run)
+            report = store.load_report(run_id)
+            text, data = by_rule_result(store_claims(report, store.override_history(run_id)))
+        except HalgateError as exc:
+            raise fail(exc) from None
+    return f"run {run_id}\n{text}", {"run_id": run_id, **data}
 
 
 def _eval_benchmark(

@@ -115,6 +115,15 @@ def prediction_of(analysis: AnswerAnalysis) -> Prediction:
     )
 
 
+def claim_label(start: int, end: int, row: BenchRow) -> bool:
+    """Whether a claim at answer[start:end] is hallucinated by the row's labels: it overlaps
+    a hallucinated span, or the answer is hallucinated and has no spans (WiCE), which marks
+    all its claims."""
+    if row.hallucinated and not row.spans:
+        return True
+    return any(a < end and start < b for a, b in row.spans)
+
+
 def bench_case(row: BenchRow, task_hints: bool = True) -> Case:
     """The case a judge sees for a benchmark row (its task as tag and domain, or nothing)."""
     return Case(

@@ -47,7 +47,7 @@ from ..judges.offline.claim_model import (
 )
 from ..judges.offline.judge import OfflineJudge
 from ..judges.protocol import JudgeTask
-from .benchmark import BenchRow, bench_case
+from .benchmark import BenchRow, bench_case, claim_label
 from .roc import auroc
 
 L2_GRID = (1.0, 10.0, 100.0, 1000.0)
@@ -81,18 +81,11 @@ def collect(rows: Sequence[BenchRow], judge: OfflineJudge) -> list[AnswerSample]
             claims, answer_novelty(r.answer, index.vocabulary), is_refusal(r.answer)
         )
         shape = input_shape(case.question, r.answer, index)
-        y = [_claim_label(c.start, c.end, r) for c in claims]
+        y = [claim_label(c.start, c.end, r) for c in claims]
         x = claim_matrix(claims, ctx, shape)
         group = f"{r.id.split('-')[0]}:{r.task}"
         out.append(AnswerSample(group, x, np.asarray(y, float), r.hallucinated, ctx, shape))
     return out
-
-
-def _claim_label(start: int, end: int, row: BenchRow) -> bool:
-    # A hallucinated answer without span labels (WiCE) marks all its claims.
-    if row.hallucinated and not row.spans:
-        return True
-    return any(a < end and start < b for a, b in row.spans)
 
 
 def fit_logistic(

@@ -198,10 +198,10 @@ def score_analyses(
     )
 
 
-def evaluate_judge_on_suite(
+def judge_labelled_suite(
     suite: Suite, judge: Judge, policy: Policy | None = None
-) -> JudgeScores:
-    """Run the judge on every labelled answer of the suite and score it."""
+) -> tuple[list[AnswerLabels], list[AnswerAnalysis]]:
+    """The suite's labels and the judge's analyses of every labelled answer."""
     path = Path(suite.path) / "labels.jsonl"
     if not path.exists():
         raise SuiteError([f"{path}: (file): missing: eval-judge needs a labels file"])
@@ -214,6 +214,29 @@ def evaluate_judge_on_suite(
     else:
         for s in systems:
             analyses += run_suite(suite, judge, policy, mode=Mode.GATE, system=s).analyses
+    return labels, analyses
+
+
+def labelled_claims(
+    labels: Iterable[AnswerLabels], analyses: Sequence[AnswerAnalysis]
+) -> list[tuple[ClaimJudgement, bool | None]]:
+    """Every judged claim of a labelled answer with its label: hallucinated or not as the
+    expected claim it matches says, None when it matches none."""
+    by_key = {(a.case_id, a.system): a for a in analyses}
+    out: list[tuple[ClaimJudgement, bool | None]] = []
+    for lab in labels:
+        a = by_key.get((lab.case_id, lab.system))
+        pairs, unmatched = match_claims(lab.claims, a.claims if a else [])
+        out += [(j, e.verdict in HALLUCINATED) for e, j in pairs if j is not None]
+        out += [(j, None) for j in unmatched]
+    return out
+
+
+def evaluate_judge_on_suite(
+    suite: Suite, judge: Judge, policy: Policy | None = None
+) -> JudgeScores:
+    """Run the judge on every labelled answer of the suite and score it."""
+    labels, analyses = judge_labelled_suite(suite, judge, policy)
     return score_analyses(labels, analyses, judge.spec.judge_id)
 
 

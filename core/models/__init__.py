@@ -6,7 +6,15 @@ too. The JSON Schemas in ``data/schemas/`` are generated from these models
 """
 
 from .audit import AuditInput, AuditLabel, CorrectedChange, CorrectedRate
-from .claims import AnswerAnalysis, Citation, Claim, ClaimJudgement, VerdictCounts, claim_id
+from .claims import (
+    AnswerAnalysis,
+    Citation,
+    Claim,
+    ClaimJudgement,
+    RuleFinding,
+    VerdictCounts,
+    claim_id,
+)
 from .record import Record
 from .report import (
     MEASURE_LABELS,
@@ -66,6 +74,7 @@ __all__ = [
     "Citation",
     "Claim",
     "ClaimJudgement",
+    "RuleFinding",
     "ClaimReview",
     "ComparisonSummary",
     "CorrectedChange",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from .record import Record
 from .verdicts import HallucinationType, Severity, Verdict
@@ -40,6 +40,22 @@ class Claim(Record):
     end: int = Field(ge=0, description="End offset in the answer (exclusive).")
 
 
+class RuleFinding(Record):
+    """What one rule of a rule-based judge found about a claim: its provenance."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule: str = Field(description="Id of the rule that fired (docs/judge.md lists them).")
+    verdict: Verdict = Field(description="The verdict the rule proposes.")
+    hallucination_type: HallucinationType | None = Field(
+        default=None, description="The hallucination type the rule proposes."
+    )
+    reason: str = Field(description="The rule's rationale.")
+    about: list[str] = Field(
+        default_factory=list, description="Values, names or fields the finding is about."
+    )
+
+
 class ClaimJudgement(Claim):
     """A claim with the judge's verdict, reason and evidence."""
 
@@ -56,6 +72,39 @@ class ClaimJudgement(Claim):
     signals: dict[str, Any] = Field(
         default_factory=dict, description="Judge-specific features behind the verdict."
     )
+    deciding_rule: str | None = Field(
+        default=None,
+        description="Id of the rule whose finding gave the rules' verdict (rule-based judges; "
+        "null for others).",
+    )
+    findings: list[RuleFinding] = Field(
+        default_factory=list,
+        description="Every rule that fired on the claim, the deciding one first, then the "
+        "others in rule-table order.",
+    )
+    model_changed: bool = Field(
+        default=False,
+        description="The judge's learned model overturned the rules' verdict (the deciding "
+        "rule's finding then holds the rules' verdict, and the rationale says so).",
+    )
+
+    @property
+    def also_fired(self) -> list[RuleFinding]:
+        """The findings of the rules that fired but did not decide (listed under the
+        rationale)."""
+        return self.findings[1:]
+
+    def provenance(self) -> list[str]:
+        """The lines a reviewer reads under the rationale: which rule decided, whether the
+        learned model overturned it, and every other rule that fired with its reason (none
+        for a judge without rules)."""
+        if self.deciding_rule is None:
+            return []
+        decided = f"Decided by rule {self.deciding_rule}"
+        if self.model_changed and self.findings:
+            rules = self.findings[0].verdict.value
+            decided += f"; the learned model overturned its verdict ({rules})"
+        return [decided + ".", *(f"Also fired: {f.rule}: {f.reason}" for f in self.also_fired)]
 
 
 class VerdictCounts(Record):

@@ -37,6 +37,7 @@ CLAIM_COLUMNS = [
     "overridden",
     "score",
     "text",
+    "rule",
 ]
 
 # Worst first: the state an answer is summarised by in verdict transitions.
@@ -77,6 +78,7 @@ def claims_frame(report: RunReport, overridden: Collection[str] = ()) -> pd.Data
             c.claim_id in over,
             c.score,
             c.text,
+            c.deciding_rule or "",
         )
         for a in report.analyses
         for c in a.claims

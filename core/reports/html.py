@@ -115,7 +115,7 @@ class _Page:
                 escape(c.text),
                 *(escape(f[k]) for k in ("judge_verdict", "verdict", "severity")),
                 escape(f["hallucination_type"]),
-                escape(c.rationale),
+                "<br>".join(escape(x) for x in (c.rationale, *c.provenance())),
                 evidence,
                 escape(note),
             ]

@@ -142,6 +142,7 @@ def _claim_item(n: int, c: ClaimJudgement, state: str, review: ClaimReview | Non
         mark = "verified" if cit.verified else "NOT found in source"
         lines.append(f"   - evidence {md_code(cit.doc_id)} ({mark}): “{md_text(cit.quote)}”")
     lines.append(f"   - judge's reason: {md_text(c.rationale)}")
+    lines += [f"     - {md_text(line)}" for line in c.provenance()]
     if review is not None:
         lines.append(f"   - review: {md_text(review_note(review), 500)}")
     return lines

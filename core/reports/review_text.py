@@ -119,6 +119,7 @@ def review_lines(
             mark = "verified" if x.verified else "NOT found in source"
             lines.append(f"    evidence [{x.doc_id}, {mark}]: {x.quote}")
         lines.append(f"    judge: {c.rationale}")
+        lines += [f"      {line}" for line in c.provenance()]
         if i.latest_override is not None:
             lines.append(f"    override {override_line(i.latest_override)}")
     for p in shown_pairs:

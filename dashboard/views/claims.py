@@ -16,14 +16,17 @@ PICK_ROWS = 500
 # Fits the main area at 1440 px (about 980 px beside the sidebar); the enum columns are wide
 # enough for their longest value (PARTIALLY_SUPPORTED, OMISSION_AS_FACT). The claim id, index,
 # tags, citation and override flags stay in the data (and in the filters above).
-TABLE_COLUMNS = ["case", "system", "text", "verdict", "severity", "type", "score"]
+TABLE_COLUMNS = ["case", "system", "text", "verdict", "severity", "type", "rule", "score"]
 TABLE_CONFIG = {
     "case": st.column_config.TextColumn(width=70),
     "system": st.column_config.TextColumn(width=85),
-    "text": st.column_config.TextColumn("claim", width=300, help="The claim's own words."),
+    "text": st.column_config.TextColumn("claim", width=230, help="The claim's own words."),
     "verdict": st.column_config.TextColumn(width=165),
     "severity": st.column_config.TextColumn(width=80),
     "type": st.column_config.TextColumn(width=140),
+    "rule": st.column_config.TextColumn(
+        width=110, help="The judge rule that decided (empty for judges without rules)."
+    ),
     "score": st.column_config.ProgressColumn(
         "judge score", min_value=0.0, max_value=1.0, format="%.2f", width=90
     ),

@@ -15,12 +15,19 @@ import json
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from ...errors import UsageError
 from ...models import Verdict
 from .answer_model import ANSWER_FEATURES, GeneralModel, Logistic
-from .claim_model import FEATURES
+from .claim_model import FEATURES, SIGNAL_NAMES
 
 
 class CalibrationError(UsageError):
@@ -97,6 +104,16 @@ class Verdicts(_Section):
     """Rule signals precise enough to stand on their own: a claim they make UNSUPPORTED or
     CONTRADICTED stays so even when the learned model doubts it (a rival value in the
     sentence the claim restates, a misattributed source, a record field turned around)."""
+
+    @field_validator("hard_signals")
+    @classmethod
+    def _known_signals(cls, names: list[str]) -> list[str]:
+        unknown = sorted(set(names) - SIGNAL_NAMES)
+        if unknown:
+            raise ValueError(
+                f"unknown signal(s) {', '.join(unknown)}; known: {', '.join(sorted(SIGNAL_NAMES))}"
+            )
+        return names
 
 
 class ScoreWeights(_Section):

@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple, TypedDict, cast
 
 import numpy as np
 
@@ -28,36 +29,76 @@ from ...evidence.index import EvidenceIndex, per_index
 from ...models import ClaimJudgement, Verdict
 from ...text.words import is_content, tokenize
 
-BASE_FEATURES: tuple[str, ...] = (
-    "uncovered",  # 1 - support coverage of the best evidence
-    "uncovered_best",  # 1 - coverage of the single best passage
-    "uncovered_informative",  # like uncovered, framing words ("reviewers say") aside
-    "log_missing_informative",  # how many such content stems no evidence holds
-    "novel_stems",  # share of claim stems found nowhere in the documents
-    "question_overlap",  # share of claim stems in the question
-    "retrieval",  # blended BM25/overlap score of the best passage
-    "log_stems",  # claim length in content stems
-    "numbers_unmatched",
-    "numbers_elsewhere",  # of those, how many occur in the documents away from the evidence
-    "number_conflict",
-    "names_missing",
-    "negation_mismatch",
-    "hedge_mismatch",
-    "claim_hedged",
-    "citation_mismatch",
-    "null_field",  # the claim is about a record field that is null (unknown)
-    "record_conflict",  # the claim turns a record flag around or misstates opening hours
-    "rule_unsupported",
-    "rule_contradicted",
-    "rule_partial",
-    "rule_out_of_scope",
-    "position",  # where in the answer the claim sits (0 first .. 1 last)
-    "answer_novelty",  # share of the answer's content words absent from the documents
-    "answer_log_claims",
-    "answer_max_uncovered",
-    "answer_mean_uncovered",
-    "answer_refusal",  # the answer declines ("unable to answer")
-)
+
+class ClaimSignals(TypedDict, total=False):
+    """The signals the offline judge stores with a claim (``ClaimJudgement.signals``),
+    typed: the learned model reads them by these names, and mypy checks every read."""
+
+    coverage: float
+    n_stems: int
+    question_coverage: float
+    support_coverage: float
+    doc_coverage: float
+    retrieval_score: float
+    missing_words: list[str]
+    numbers_unmatched: list[str]
+    numbers_elsewhere: list[str]
+    values_invented: list[str]
+    number_conflict: bool
+    names_missing: list[str]
+    negation_mismatch: bool
+    hedge_mismatch: bool
+    claim_hedged: bool
+    attributed_doc: str | None
+    citation_mismatch: bool
+    evidence_doc: str | None
+    null_fields: list[str]
+    record_conflicts: list[str]
+    informative_uncovered: float
+    informative_missing: int
+
+
+#: Every signal name: what the calibration's ``verdicts.hard_signals`` may list.
+SIGNAL_NAMES: frozenset[str] = frozenset(ClaimSignals.__annotations__)
+
+
+class ClaimFeatureRow(NamedTuple):
+    """One claim's own features for the learned model, typed and named: the field names
+    are the model's base feature names, so the calibration file's feature list is checked
+    against them by name when it loads (a missing or unknown feature is an error naming it),
+    and a row can never be read in another order than its names say."""
+
+    uncovered: float  # 1 - support coverage of the best evidence
+    uncovered_best: float  # 1 - coverage of the single best passage
+    uncovered_informative: float  # like uncovered, framing words ("reviewers say") aside
+    log_missing_informative: float  # how many such content stems no evidence holds
+    novel_stems: float  # share of claim stems found nowhere in the documents
+    question_overlap: float  # share of claim stems in the question
+    retrieval: float  # blended BM25/overlap score of the best passage
+    log_stems: float  # claim length in content stems
+    numbers_unmatched: float
+    numbers_elsewhere: float  # of those, how many occur in the documents away from the evidence
+    number_conflict: float
+    names_missing: float
+    negation_mismatch: float
+    hedge_mismatch: float
+    claim_hedged: float
+    citation_mismatch: float
+    null_field: float  # the claim is about a record field that is null (unknown)
+    record_conflict: float  # the claim turns a record flag around or misstates opening hours
+    rule_unsupported: float
+    rule_contradicted: float
+    rule_partial: float
+    rule_out_of_scope: float
+    position: float  # where in the answer the claim sits (0 first .. 1 last)
+    answer_novelty: float  # share of the answer's content words absent from the documents
+    answer_log_claims: float
+    answer_max_uncovered: float
+    answer_mean_uncovered: float
+    answer_refusal: float  # the answer declines ("unable to answer")
+
+
+BASE_FEATURES: tuple[str, ...] = ClaimFeatureRow._fields
 
 #: What the input itself says about its kind (see InputShape).
 SHAPE_FEATURES: tuple[str, ...] = (
@@ -130,7 +171,7 @@ def answer_context(
     claims: Sequence[ClaimJudgement], novelty: float, refusal: bool
 ) -> AnswerContext:
     """The context of one answer from its rule-judged claims."""
-    unc = [1 - float(c.signals.get("support_coverage", 1.0)) for c in claims]
+    unc = [1 - float(cast(ClaimSignals, c.signals).get("support_coverage", 1.0)) for c in claims]
     return AnswerContext(
         novelty=novelty,
         n_claims=len(claims),
@@ -140,40 +181,39 @@ def answer_context(
     )
 
 
-def base_vector(c: ClaimJudgement, ctx: AnswerContext) -> list[float]:
-    """One claim's own features, in the order of BASE_FEATURES."""
-    s = c.signals
-    n = int(s.get("n_stems", 0))
-    return [
-        1 - float(s.get("support_coverage", 1.0)),
-        1 - float(s.get("coverage", 1.0)),
-        float(s.get("informative_uncovered", 0.0)),
-        math.log1p(int(s.get("informative_missing", 0))),
-        1 - float(s.get("doc_coverage", 1.0)),
-        float(s.get("question_coverage", 0.0)),
-        float(s.get("retrieval_score", 0.0)),
-        math.log1p(n),
-        min(len(s.get("numbers_unmatched", [])), 3),
-        min(len(s.get("numbers_elsewhere", [])), 3),
-        float(bool(s.get("number_conflict"))),
-        min(len(s.get("names_missing", [])), 3),
-        float(bool(s.get("negation_mismatch"))),
-        float(bool(s.get("hedge_mismatch"))),
-        float(bool(s.get("claim_hedged"))),
-        float(bool(s.get("citation_mismatch"))),
-        float(bool(s.get("null_fields"))),
-        min(len(s.get("record_conflicts", [])), 3),
-        float(c.verdict == Verdict.UNSUPPORTED),
-        float(c.verdict == Verdict.CONTRADICTED),
-        float(c.verdict == Verdict.PARTIALLY_SUPPORTED),
-        float(c.verdict == Verdict.OUT_OF_SCOPE),
-        c.index / max(ctx.n_claims - 1, 1),
-        ctx.novelty,
-        math.log1p(ctx.n_claims),
-        ctx.max_uncovered,
-        ctx.mean_uncovered,
-        float(ctx.refusal),
-    ]
+def base_vector(c: ClaimJudgement, ctx: AnswerContext) -> ClaimFeatureRow:
+    """One claim's own features, read from its typed signals (signals.ClaimSignals)."""
+    s = cast(ClaimSignals, c.signals)
+    return ClaimFeatureRow(
+        uncovered=1 - float(s.get("support_coverage", 1.0)),
+        uncovered_best=1 - float(s.get("coverage", 1.0)),
+        uncovered_informative=float(s.get("informative_uncovered", 0.0)),
+        log_missing_informative=math.log1p(int(s.get("informative_missing", 0))),
+        novel_stems=1 - float(s.get("doc_coverage", 1.0)),
+        question_overlap=float(s.get("question_coverage", 0.0)),
+        retrieval=float(s.get("retrieval_score", 0.0)),
+        log_stems=math.log1p(int(s.get("n_stems", 0))),
+        numbers_unmatched=min(len(s.get("numbers_unmatched", [])), 3),
+        numbers_elsewhere=min(len(s.get("numbers_elsewhere", [])), 3),
+        number_conflict=float(bool(s.get("number_conflict"))),
+        names_missing=min(len(s.get("names_missing", [])), 3),
+        negation_mismatch=float(bool(s.get("negation_mismatch"))),
+        hedge_mismatch=float(bool(s.get("hedge_mismatch"))),
+        claim_hedged=float(bool(s.get("claim_hedged"))),
+        citation_mismatch=float(bool(s.get("citation_mismatch"))),
+        null_field=float(bool(s.get("null_fields"))),
+        record_conflict=min(len(s.get("record_conflicts", [])), 3),
+        rule_unsupported=float(c.verdict == Verdict.UNSUPPORTED),
+        rule_contradicted=float(c.verdict == Verdict.CONTRADICTED),
+        rule_partial=float(c.verdict == Verdict.PARTIALLY_SUPPORTED),
+        rule_out_of_scope=float(c.verdict == Verdict.OUT_OF_SCOPE),
+        position=c.index / max(ctx.n_claims - 1, 1),
+        answer_novelty=ctx.novelty,
+        answer_log_claims=math.log1p(ctx.n_claims),
+        answer_max_uncovered=ctx.max_uncovered,
+        answer_mean_uncovered=ctx.mean_uncovered,
+        answer_refusal=float(ctx.refusal),
+    )
 
 
 def claim_matrix(

@@ -1,10 +1,12 @@
 """The offline judge: deterministic, no network, no model download, fast.
 
 For every answer: extract claims, retrieve evidence sentences, compute alignment signals
-(alignment.py), then decide verdict and type by explicit rules in a fixed order, so the
-rationale can name the one signal that decided. Thresholds and score weights come from
-``data/calibration/offline_v3.json`` (typed and checked in calibration_file.py), never from
-constants here; its learned model (claim_model.py) then rescores every claim.
+(alignment.py), then decide verdict and type by a fold over the table of named rules
+(rules/table.py, one rule per module in rules/<family>/), so the rationale can name the
+rule that decided.
+Thresholds and score weights come from ``data/calibration/offline_v3.json`` (typed and
+checked in calibration_file.py), never from constants here; its learned model
+(claim_model.py) then rescores every claim.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ...evidence.index import EvidenceIndex, Passage, evidence_index
 from ...evidence.locate import locate_quote
@@ -41,7 +43,9 @@ from .claim_model import (
 )
 from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
 from .rescore import rescore_claims
-from .reuse import ClaimDecision, Judged, as_system
+from .reuse import ClaimDecision, Judged, as_system, findings_of
+from .rules.rule import Rule, RuleInput
+from .rules.table import rule_table
 from .signals import claim_signals, rule_score
 from .source_rules import version_marks
 
@@ -82,6 +86,17 @@ def _failed(task: JudgeTask, exc: Exception) -> JudgeResult:
     return JudgeResult(task.case.case_id, errors=dict.fromkeys(task.answers, msg))
 
 
+def _table_options(packs: Sequence[str], extra: Sequence[Rule]) -> dict[str, list[str]]:
+    """The judge spec's record of a rule table other than the default (none for it, so a
+    default judge's spec is what it always was)."""
+    out = {}
+    if packs:
+        out["rule_packs"] = sorted(packs)
+    if extra:
+        out["extra_rules"] = [r.id for r in extra]
+    return out
+
+
 class OfflineJudge:
     """Claim extraction + BM25 evidence + alignment rules; the embedded default judge."""
 
@@ -94,6 +109,8 @@ class OfflineJudge:
         calibration: str | Path | None = None,
         use_model: bool = True,
         null_field_claims: str = "unsupported",
+        rule_packs: Sequence[str] = (),
+        extra_rules: Sequence[Rule] = (),
     ):
         self.cal = load_calibration(calibration)
         # Calibration trains on the rule verdicts alone, so it switches the model off.
@@ -104,6 +121,7 @@ class OfflineJudge:
             else severity_rules or {}
         )
         self.th = self.cal.thresholds
+        self.table = rule_table(rule_packs, extra_rules)
         self.null_fields = null_field_claims != "ignore"
         self.spec = JudgeSpec(
             name="offline",
@@ -114,6 +132,7 @@ class OfflineJudge:
                 "use_model": self.model is not None,
                 "null_field_claims": null_field_claims,
                 "severity_rules": self.rules.model_dump(mode="json"),
+                **_table_options(rule_packs, extra_rules),
             },
         )
 
@@ -238,98 +257,15 @@ class OfflineJudge:
             assign_severity(decision.verdict, decision.type, text, task.case, self.rules),
             tuple(self._citations(decision, al, docs)),
             rule_score(self.cal.score, decision.verdict, al, features),
-            claim_signals(al, features),
+            cast(dict[str, Any], claim_signals(al, features)),
+            findings_of(decision.rules) if decision.rules else (),
         )
 
     def decide(self, c: ClaimFeatures, al: Alignment) -> ClaimDecision:
-        """The rules, strongest signal first; the first that fires decides."""
-        th, cov = self.th, al.support_coverage
-        at = f" ({al.best.doc_id})" if al.best else ""
-        contra = al.coverage >= th.contradiction_coverage
-        off_topic = al.doc_coverage < th.out_of_scope_doc_coverage and not al.question_coverage
-        numbers = ", ".join(al.numbers_unmatched)
-        if off_topic and not c.quantities:
-            return ClaimDecision(
-                V.OUT_OF_SCOPE,
-                None,
-                "Out of scope: the claim shares almost nothing with the sources or the question.",
-            )
-        if al.citation_mismatch and cov >= th.partial_coverage:
-            return ClaimDecision(
-                self.cal.verdicts.citation_error,
-                T.CITATION_ERROR,
-                f"Misattributed: the claim names {al.attributed_doc}, but the "
-                f"evidence is in {al.evidence_elsewhere}.",
-            )
-        if al.record_conflicts and cov >= th.partial_coverage:
-            return ClaimDecision(
-                V.CONTRADICTED,
-                T.DISTORTION,
-                f"Contradicted: the record gives {al.record_conflicts[0].field}.",
-            )
-        if al.negation_mismatch and cov >= th.contradiction_coverage:
-            return ClaimDecision(
-                V.CONTRADICTED,
-                T.DISTORTION,
-                f"Contradicted: the source{at} states the opposite (negation) on the same words.",
-            )
-        if al.number_conflict and contra:
-            gives = (
-                al.values_misread[0]
-                if al.values_misread
-                else f"gives a different value where the claim says {numbers}"
-            )
-            return ClaimDecision(
-                V.CONTRADICTED, T.DISTORTION, f"Contradicted: the source{at} {gives}."
-            )
-        if al.numbers_unmatched:
-            where = (
-                f"the evidence{at} does not state it (it occurs elsewhere, about something else)"
-                if al.numbers_elsewhere
-                else "it appears in no source document"
-            )
-            return ClaimDecision(V.UNSUPPORTED, T.FABRICATION, f"Unsupported: {numbers}: {where}.")
-        if al.null_fields:
-            return ClaimDecision(
-                V.UNSUPPORTED,
-                T.FABRICATION,
-                f"Unsupported: the record leaves {al.null_fields[0]} empty (null).",
-            )
-        if al.names_missing and cov < th.missing_name_coverage:
-            names = ", ".join(al.names_missing)
-            return ClaimDecision(
-                V.UNSUPPORTED,
-                T.FABRICATION,
-                f"Unsupported: {names} is named in no source document.",
-            )
-        if cov >= th.partial_coverage and al.hedge_mismatch and al.best:
-            return ClaimDecision(
-                self.cal.verdicts.omission_as_fact,
-                T.OMISSION_AS_FACT,
-                f"Asserted as fact: the source{at} only hedges it "
-                f"({', '.join(al.best.hedges[:2])}).",
-            )
-        if cov >= th.support_coverage:
-            return ClaimDecision(
-                V.SUPPORTED,
-                None,
-                f"Supported: {cov:.0%} of the claim's content words are in the evidence{at}.",
-            )
-        if cov >= th.partial_coverage:
-            missing = ", ".join(c.word_for(s) for s in al.missing_stems[:4])
-            return ClaimDecision(
-                V.PARTIALLY_SUPPORTED,
-                T.DISTORTION,
-                f"Partly supported: "
-                f"{cov:.0%} of the content words are in the evidence{at}; "
-                f"missing: {missing}.",
-            )
-        return ClaimDecision(
-            V.UNSUPPORTED,
-            T.FABRICATION,
-            f"Unsupported: only {cov:.0%} of the "
-            "claim's content words are in any evidence passage.",
-        )
+        """The fold over the rule table: every rule's finding, the first by precedence
+        decides (table.py)."""
+        d = self.table.decide(RuleInput(c, al, self.th, self.cal.verdicts))
+        return ClaimDecision(d.deciding.verdict, d.deciding.type, d.deciding.reason, d)
 
     def _citations(
         self, d: ClaimDecision, al: Alignment, docs: dict[str, Document]
@@ -355,5 +291,5 @@ class OfflineJudge:
 @register_judge("offline")
 def create_offline_judge(**options: Any) -> OfflineJudge:
     """Factory registered as 'offline'; options: severity_rules, calibration, use_model,
-    null_field_claims."""
+    null_field_claims, rule_packs, extra_rules."""
     return OfflineJudge(**options)

@@ -112,6 +112,7 @@ def _with(
             "hallucination_type": kind,
             "severity": severity,
             "rationale": why,
+            "model_changed": True,
         }
         if verdict != Verdict.SUPPORTED and kind == HallucinationType.FABRICATION:
             update["citations"] = []

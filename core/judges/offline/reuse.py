@@ -18,20 +18,24 @@ from ...models import (
     Claim,
     ClaimJudgement,
     HallucinationType,
+    RuleFinding,
     Severity,
     claim_id,
 )
 from ...models import Verdict as V
+from .rules.table import RuleDecision
 from .signals import copy_signals
 
 
 @dataclass(frozen=True)
 class ClaimDecision:
-    """A verdict with its type and the signal that decided it (for the rationale)."""
+    """A verdict with its type and the reason of the rule that decided it, and the rule
+    table's whole decision (every finding that fired) as provenance."""
 
     verdict: V
     type: HallucinationType | None
     reason: str
+    rules: RuleDecision | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class Judged:
     citations: tuple[Citation, ...]
     score: float
     signals: dict[str, Any]
+    findings: tuple[RuleFinding, ...] = ()
 
     def judgement(self, claim: Claim, again: bool = False) -> ClaimJudgement:
         """The judgement of `claim`. Its citation and signal objects are never shared: the
@@ -57,6 +62,9 @@ class Judged:
             severity=self.severity,
             rationale=d.reason,
             score=self.score,
+            deciding_rule=self.findings[0].rule if self.findings else None,
+            findings=list(self.findings),
+            model_changed=False,
             **(
                 own_parts(self.citations, self.signals)
                 if again
@@ -67,11 +75,12 @@ class Judged:
 
 def as_system(c: ClaimJudgement, system: str) -> ClaimJudgement:
     """The judgement of the same claim in another system's identical answer: its own id,
-    and its own citation and signal objects."""
+    and its own citation, signal and finding-list objects (findings are frozen)."""
     return c.model_copy(
         update={
             "claim_id": claim_id(c.case_id, system, c.index),
             "system": system,
+            "findings": list(c.findings),
             **own_parts(c.citations, c.signals),
         }
     )
@@ -81,3 +90,17 @@ def own_parts(citations: Sequence[Citation], signals: dict[str, Any]) -> dict[st
     """Copies of a judgement's mutable parts (its citations and signals), for a claim
     that must share none of them with another."""
     return {"citations": [c.model_copy() for c in citations], "signals": copy_signals(signals)}
+
+
+def findings_of(decision: RuleDecision) -> tuple[RuleFinding, ...]:
+    """The rule table's findings as the records a claim keeps (the deciding one first)."""
+    return tuple(
+        RuleFinding.model_construct(
+            rule=f.rule,
+            verdict=f.verdict,
+            hallucination_type=f.type,
+            reason=f.reason,
+            about=list(f.about),
+        )
+        for f in decision.fired
+    )

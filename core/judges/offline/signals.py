@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...models import Verdict as V
 from ...text.lexicon import DISCOURSE_STEMS
+from .claim_model import ClaimSignals
 from .features import Alignment, ClaimFeatures
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def _share(n: int, total: int) -> float:
     return n / total if total else 0.0
 
 
-def claim_signals(al: Alignment, c: ClaimFeatures) -> dict[str, Any]:
+def claim_signals(al: Alignment, c: ClaimFeatures) -> ClaimSignals:
     """The features behind the verdict, stored with the claim for review and calibration."""
     return {
         "coverage": round(al.coverage, 4),

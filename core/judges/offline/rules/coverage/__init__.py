@@ -1,0 +1,1 @@
+"""Rules on how much of a claim its evidence covers (and the catch-all: too little)."""

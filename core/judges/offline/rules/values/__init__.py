@@ -1,0 +1,1 @@
+"""Rules on values: numbers, dates, times and the fields of structured records."""

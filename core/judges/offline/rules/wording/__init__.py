@@ -1,0 +1,1 @@
+"""Rules on wording: negation, hedging, names and the source a claim names."""
