@@ -84,7 +84,7 @@ def run_selftest(
 
 def deciding_rule(claim: ClaimJudgement) -> str | None:
     """The judge rule that decided the claim, where the judge names one."""
-    rule = getattr(claim, "rule", None) or claim.signals.get("rule")
+    rule = getattr(claim, "deciding_rule", None) or claim.signals.get("rule")
     return str(rule) if rule else None
 
 

@@ -105,8 +105,10 @@ def test_by_rule_on_a_benchmark_file(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "2 claims, 2 labelled" in r.output
     rows = {x.split()[0]: x.split()[1:] for x in r.output.splitlines()[2:]}
-    # supported fired on both answers (their words are covered), decided the faithful one
-    assert rows["supported"] == ["2", "1", "0", "50%", "100%", "2/1"]
+    # supported fired on both answers (their words are covered); the faithful one copies
+    # the document's sentence, so source_copy (earlier in the table) decided it
+    assert rows["supported"] == ["2", "0", "0", "50%", "—", "2/0"]
+    assert rows["source_copy"][:2] == ["1", "1"]
     assert rows["number_conflict"][:2] == ["1", "1"] and rows["number_conflict"][4] == "100%"
 
 

@@ -216,7 +216,8 @@ def test_thresholds_come_from_the_calibration_file(tmp_path: Path) -> None:
     task = JudgeTask(
         case=CASE,
         documents=[RETURNS],
-        answers={"a": "Refunds are issued within 14 days of receiving the returned item."},
+        # Not a copy of the source's words (a copy is SUPPORTED whatever the thresholds).
+        answers={"a": "Refunds are issued within 14 days of us receiving the returned item."},
     )
     (claim,) = strict.judge([task])[0].claims["a"]
     assert claim.verdict == V.UNSUPPORTED

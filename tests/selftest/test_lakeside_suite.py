@@ -24,10 +24,9 @@ INVERTED_SAFETY = [
     ("sf-002", "You can operate the boat after sunset."),
     ("sf-003", "Yes, swimming from the boat is allowed."),
 ]
-_DROPPED = pytest.mark.xfail(strict=True, reason="a restricting passage is not yet read")
 DROPPED_EXCEPTION = [
-    pytest.param("pr-002", "The deposit of €200 is refunded in full.", marks=_DROPPED),
-    pytest.param("pr-003", "Rentals can be cancelled free of charge.", marks=_DROPPED),
+    ("pr-002", "The deposit of €200 is refunded in full."),
+    ("pr-003", "Rentals can be cancelled free of charge."),
 ]
 
 
@@ -66,13 +65,7 @@ def test_each_inversion_and_dropped_exception_is_caught_and_queued(tmp_path, cas
     assert any(c.claim_id in queued for c in changed if c.verdict != Verdict.SUPPORTED)
 
 
-_ANTONYM = pytest.mark.xfail(strict=True, reason="an antonym is read as a missing word")
-
-
-@pytest.mark.parametrize(
-    ("case_id", "answer"),
-    INVERTED_SAFETY[:2] + [pytest.param(*INVERTED_SAFETY[2], marks=_ANTONYM)],
-)
+@pytest.mark.parametrize(("case_id", "answer"), INVERTED_SAFETY)
 def test_one_inverted_safety_rule_alone_fails_the_gate(tmp_path, case_id, answer):
     report = run_with(tmp_path, case_id, answer)
     assert report.decision.status == GateStatus.FAILED, [

@@ -56,6 +56,8 @@ class ClaimSignals(TypedDict, total=False):
     record_conflicts: list[str]
     informative_uncovered: float
     informative_missing: int
+    polarity_flip: bool  # the claim turns round the polarity of the sentence it restates
+    restriction_dropped: bool  # the claim leaves out the restriction of that sentence
 
 
 #: Every signal name: what the calibration's ``verdicts.hard_signals`` may list.

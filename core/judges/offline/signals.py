@@ -14,6 +14,7 @@ from ...models import Verdict as V
 from ...text.lexicon import DISCOURSE_STEMS
 from .claim_model import ClaimSignals
 from .features import Alignment, ClaimFeatures
+from .restated import dropped_restriction, polarity_flip, restated_passage
 
 if TYPE_CHECKING:
     from .calibration_file import Score
@@ -78,7 +79,18 @@ def claim_signals(al: Alignment, c: ClaimFeatures) -> ClaimSignals:
         "null_fields": al.null_fields,
         "record_conflicts": [conflict.field for conflict in al.record_conflicts],
         "informative_uncovered": round(informative_uncovered(al, c), 4),
+        **restatement_signals(c, al),  # type: ignore[typeddict-item]
         "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
+    }
+
+
+def restatement_signals(c: ClaimFeatures, al: Alignment) -> dict[str, bool]:
+    """Whether the claim flips the polarity of the sentence it restates, or drops its
+    restriction: precise findings the learned model may not clear (hard signals)."""
+    p = restated_passage(c, al)
+    return {
+        "polarity_flip": p is not None and polarity_flip(c, p) is not None,
+        "restriction_dropped": p is not None and dropped_restriction(c, p) is not None,
     }
 
 

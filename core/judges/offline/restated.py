@@ -1,0 +1,160 @@
+"""The source sentence a claim restates, and what a restatement may not change.
+
+A claim is compared with the passage it restates (the retrieved passage holding most of
+its content words), not with whichever passage retrieval ranked first: a copy of one rule
+must not be read against another. Against that passage three findings are exact enough to
+decide alone: the claim is a word-for-word copy; its polarity differs (a negation added or
+dropped, 'allowed' for 'prohibited'); or the passage restricts what the claim states
+without the restriction ('unless ...', 'only if ...', 'unused').
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from ...evidence.index import Passage
+from ...text.words import content_stems, normalize
+from .features import Alignment, ClaimFeatures
+
+#: Share of the claim's content words the restated passage must hold.
+RESTATES = 0.8
+#: Words a passage may hold before the claim's first matched word and still negate it
+#: ('Never operate', 'must not wear').
+_REACH = 3
+_NEGATIONS = frozenset("not no never none nobody nothing neither nor cannot".split())
+#: Polar words and their positive pole: 'prohibited' says 'not allowed'.
+_NEGATIVE_POLE = {
+    "prohibited": "allowed",
+    "forbidden": "permitted",
+    "unsafe": "safe",
+    "excluded": "included",
+    "optional": "required",
+    "ineligible": "eligible",
+    "unavailable": "available",
+    "disabled": "enabled",
+    "impossible": "possible",
+}
+#: Words that deny nothing after 'no' or 'not': 'no more than 4' is a bound.
+_BOUND_WORDS = frozenset("more less later earlier sooner fewer longer only".split())
+#: How alike the claim's words (polarity aside) and the passage's must be, in order.
+_SAME_WORDS = 0.75
+_CUES = frozenset("unless only except excluding provided unused unopened".split())
+_MIN_COPY_WORDS = 5
+
+
+def _candidates(al: Alignment) -> list[Passage]:
+    """The prose passages retrieved for the claim (a record's fields have their own checks)."""
+    seen = {id(p): p for p in (*al.support, *(h.passage for h in al.hits), al.best) if p}
+    return [p for p in seen.values() if p.leaf is None]
+
+
+def copied_passage(c: ClaimFeatures, al: Alignment) -> Passage | None:
+    """A retrieved passage the claim copies word for word, if any."""
+    return next((p for p in _candidates(al) if is_copy(c, p)), None)
+
+
+def restated_passage(c: ClaimFeatures, al: Alignment) -> Passage | None:
+    """The retrieved passage holding at least ``RESTATES`` of the claim's content words,
+    most of them first, then the shortest; None when no passage holds that many."""
+    claim = frozenset(c.stems) | _poles(tuple(c.tokens))
+    if not claim:
+        return None
+    best = max(
+        _candidates(al),
+        key=lambda p: (len(claim & _stems(p)), -len(p.stems)),
+        default=None,
+    )
+    if best is None or len(claim & _stems(best)) < RESTATES * len(claim):
+        return None
+    return best
+
+
+def _stems(p: Passage) -> frozenset[str]:
+    """The passage's content stems, with the positive pole of each polar word: 'prohibited'
+    holds 'allowed' too (its polarity is compared apart)."""
+    return p.stems | _poles(p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _poles(tokens: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(content_stems([_NEGATIVE_POLE[t] for t in tokens if t in _NEGATIVE_POLE]))
+
+
+def is_copy(c: ClaimFeatures, p: Passage) -> bool:
+    """The claim's words stand in the passage as one run (punctuation and case aside)."""
+    words = normalize(c.text)
+    return len(words.split()) >= _MIN_COPY_WORDS and f" {words} " in f" {normalize(p.text)} "
+
+
+def polarity_flip(c: ClaimFeatures, p: Passage) -> str | None:
+    """The passage's words for the claim's polarity when it differs from the claim's ('not'
+    dropped, 'allowed' for 'prohibited'); None when both say the same."""
+    if is_copy(c, p):
+        return None  # the sentence's own words say what the sentence says
+    return _polarity_flip(tuple(c.tokens), tuple(p.tokens))
+
+
+@lru_cache(maxsize=50_000)
+def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    c_words, c_neg = _polar(claim)
+    p_words, _ = _polar(passage)
+    stems = set(content_stems(list(c_words)))
+    at = [i for i, w in enumerate(p_words) if content_stems([w]) and content_stems([w])[0] in stems]
+    if not at:
+        return None
+    window = p_words[max(0, at[0] - _REACH) : at[-1] + 1]
+    p_neg = sum(w == "not" for w in window)
+    if (p_neg - c_neg) % 2 == 0:
+        return None
+    plain = [w for w in window if w != "not"]
+    same = SequenceMatcher(None, [w for w in c_words if w != "not"], plain, autojunk=False)
+    if same.ratio() < _SAME_WORDS:
+        return None  # another sentence with some of its words, not a restatement
+    return " ".join(window)[:90]
+
+
+def _polar(tokens: tuple[str, ...]) -> tuple[list[str], int]:
+    """Words with every negation made a separate 'not' and every negative pole its positive
+    word after a 'not'; and the count of 'not's outside the words (for the claim)."""
+    out: list[str] = []
+    for i, t in enumerate(tokens):
+        if t in {"no", "not"} and i + 1 < len(tokens) and tokens[i + 1] in _BOUND_WORDS:
+            out.append(t + "_bound")
+        elif t.endswith("n't"):
+            out += [{"won't": "will", "can't": "can"}.get(t, t[:-3]), "not"]
+        elif t == "cannot":
+            out += ["can", "not"]
+        elif t in _NEGATIONS:
+            out.append("not")
+        elif t in _NEGATIVE_POLE:
+            out += ["not", _NEGATIVE_POLE[t]]
+        else:
+            out.append(t)
+    return out, sum(w == "not" for w in out)
+
+
+def dropped_restriction(c: ClaimFeatures, p: Passage) -> str | None:
+    """The passage's restriction of the words the claim restates ('unless the boat is
+    returned damaged', 'only if ...', 'unused'), standing among them or right after them,
+    that the claim leaves out; None when there is none: the claim then states no more than
+    the source allows."""
+    return _dropped(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    stems = set(content_stems(list(claim)))
+    at = [i for i, w in enumerate(passage) if content_stems([w]) and content_stems([w])[0] in stems]
+    if not at:
+        return None
+    for k in range(max(0, at[0] - 1), min(len(passage), at[-1] + 3)):
+        cue = passage[k]
+        if cue not in _CUES or cue in claim:
+            continue
+        clause = content_stems(list(passage[k + 1 : k + 9]))
+        if cue in {"unused", "unopened", "only"} or sum(s in stems for s in clause) < 0.5 * len(
+            clause
+        ):
+            return " ".join(passage[k : k + 9])
+    return None

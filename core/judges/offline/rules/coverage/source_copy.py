@@ -1,0 +1,29 @@
+"""Source copy: the claim is a source passage's words, word for word, with nothing left out
+that restricts it; no other passage can contradict what the sources themselves say."""
+
+from __future__ import annotations
+
+from .....models import Verdict
+from ...restated import copied_passage, dropped_restriction
+from ..rule import Rule, RuleInput
+
+
+class SourceCopy(Rule):
+    id = "source_copy"
+    detects = "a claim that copies a source sentence (or a run of it) word for word"
+    precedence = 14
+    verdict = Verdict.SUPPORTED
+    type = None
+
+    def fires(self, e: RuleInput) -> bool:
+        p = copied_passage(e.claim, e.alignment)
+        return p is not None and dropped_restriction(e.claim, p) is None
+
+    def reason(self, e: RuleInput) -> str:
+        p = copied_passage(e.claim, e.alignment)
+        return (
+            f"Supported: the claim copies the source{f' ({p.doc_id})' if p else ''} word for word."
+        )
+
+
+RULE = SourceCopy()
