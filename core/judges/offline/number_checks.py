@@ -69,7 +69,9 @@ def check_numbers(
                 al.values_misread.append(misread[1])
             continue
         if (
-            _derived(q, claim.quantities, th.derived_value_tolerance)
+            _derived(
+                claim.body, q, stated_operands(claim, near + passages), th.derived_value_tolerance
+            )
             or _date_reckoned(q, claim.quantities, near + passages)
             or _in_context(claim, q, passages, window, floor)
         ):
@@ -329,12 +331,34 @@ def _plus(value: str, period: Quantity) -> str | None:
     return f"--{moved.month:02d}-{moved.day:02d}" if len(parts) == 2 else moved.isoformat()
 
 
-def _derived(q: Quantity, others: tuple[Quantity, ...], tolerance: float) -> bool:
-    """The claim shows its working: q is a sum, difference, product or ratio of two others
-    (equal within the relative `tolerance`)."""
-    if q.kind != "number":
+_ARITHMETIC = re.compile(
+    r"\b(?:total|totals|totalling|totaling|in all|altogether|combined|sum|difference|"
+    r"more than|less than|fewer than|longer than|shorter than|times|twice|half|double|"
+    r"triple|plus|minus|makes|adds? up|increase|decrease|rise|fall|drop|gain|"
+    r"per ?cent|percent)\b|[=+%×]",
+    re.I,
+)
+
+
+def stated_operands(claim: ClaimFeatures, passages: list[Passage]) -> tuple[Quantity, ...]:
+    """The claim's numbers that the sources state: the only ones arithmetic may start from."""
+    return tuple(
+        q
+        for q in claim.quantities
+        if q.kind == "number"
+        and any(quantity_matches(q, o) for p in passages for o in p.quantities)
+    )
+
+
+def _derived(body: str, q: Quantity, operands: tuple[Quantity, ...], tolerance: float) -> bool:
+    """The claim shows its working: it says it reckons ('in total', 'more than', '+') and q
+    is a sum, difference, product or ratio of two of its numbers of the same unit that the
+    sources state (equal within the relative `tolerance`). Without the working, a number that happens to
+    equal the sum of two others is a coincidence, not evidence."""
+    if q.kind != "number" or not _ARITHMETIC.search(body):
         return False
-    values = [float(o.value) for o in others if o is not q and o.kind == "number"]
+    # '12 months' less '8 days' is no '4 days': only numbers of one unit (or none) reckon.
+    values = [float(o.value) for o in operands if o is not q and o.unit in {q.unit, ""}]
     target = float(q.value)
     for a, b in permutations(values, 2):
         for r in (a + b, a - b, a * b, a / b if b else None):
