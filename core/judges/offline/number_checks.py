@@ -353,8 +353,8 @@ def stated_operands(claim: ClaimFeatures, passages: list[Passage]) -> tuple[Quan
 def _derived(body: str, q: Quantity, operands: tuple[Quantity, ...], tolerance: float) -> bool:
     """The claim shows its working: it says it reckons ('in total', 'more than', '+') and q
     is a sum, difference, product or ratio of two of its numbers of the same unit that the
-    sources state (equal within the relative `tolerance`). Without the working, a number that happens to
-    equal the sum of two others is a coincidence, not evidence."""
+    sources state (equal within the relative `tolerance`). Without the working, a number
+    that happens to equal the sum of two others is a coincidence, not evidence."""
     if q.kind != "number" or not _ARITHMETIC.search(body):
         return False
     # '12 months' less '8 days' is no '4 days': only numbers of one unit (or none) reckon.
