@@ -15,6 +15,7 @@ from .claims import (
     RuleFinding,
     VerdictCounts,
     claim_id,
+    count_verdicts,
 )
 from .record import Record
 from .report import (
@@ -46,11 +47,12 @@ from .review import (
     SignOff,
     SignOffDecision,
 )
-from .suite import Answer, Case, Document, Suite
+from .suite import SHOULD_ABSTAIN_TAG, Answer, Case, Document, Suite
 from .verdicts import (
     EXIT_BAD_INPUT,
     EXIT_CODES,
     GATE_LABELS,
+    HALLUCINATED,
     SCHEMA_VERSION,
     SEVERITIES_DESC,
     GateLabel,
@@ -60,9 +62,14 @@ from .verdicts import (
     Preference,
     Severity,
     Verdict,
+    is_hallucinated,
 )
 
 __all__ = [
+    "HALLUCINATED",
+    "SHOULD_ABSTAIN_TAG",
+    "count_verdicts",
+    "is_hallucinated",
     "ci_bounds",
     "MEASURE_LABELS",
     "AgreementCell",

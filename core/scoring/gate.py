@@ -26,9 +26,10 @@ from ..models import (
     SystemRates,
     Verdict,
     ci_bounds,
+    is_hallucinated,
 )
 from .corrected import audit_reason, corrected_in_force
-from .metrics import blocking_claims, is_hallucinated
+from .metrics import blocking_claims
 
 _PRECEDENCE = [GateStatus.HARNESS_ERROR, GateStatus.FAILED, GateStatus.NEEDS_REVIEW]
 _SHOW_CLAIMS = 20

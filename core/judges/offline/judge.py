@@ -28,9 +28,9 @@ from ...models import (
 )
 from ...models import Verdict as V
 from ...resources import data_path
-from ...scoring.severity import assign_severity
 from ...text.claims import extract_claims
 from ...text.quantities import Quantity
+from ...text.severity import assign_severity
 from ..protocol import JudgeResult, JudgeTask, ProgressCallback
 from ..registry import register_judge
 from .alignment import align
