@@ -21,8 +21,9 @@ from pathlib import Path
 from ..errors import UsageError
 from ..inputs.policy import Policy
 from ..judges.protocol import Judge, JudgeTask, ProgressCallback
-from ..models import AnswerAnalysis, Case, Document
-from ..scoring.metrics import HALLUCINATED, f1_score, ratio
+from ..models import HALLUCINATED, AnswerAnalysis, Case, Document
+from ..run.guard import guarded_judge
+from ..scoring.metrics import f1_score, ratio
 from ..scoring.rescore import analysis_of
 from ..text.words import is_content, tokenize
 from .roc import auroc, auroc_difference, auroc_interval, balanced_accuracy_interval
@@ -155,7 +156,7 @@ def judge_rows(
         )
         for r in rows
     ]
-    results = judge.judge(tasks, progress)
+    results = guarded_judge(judge, tasks, progress)
     out = []
     for r, res in zip(rows, results, strict=True):
         a = analysis_of(

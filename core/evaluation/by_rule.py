@@ -16,9 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from ..judges.protocol import Judge, JudgeTask, ProgressCallback
-from ..models import AuditLabel, ClaimJudgement, Override, RunReport
+from ..models import HALLUCINATED, AuditLabel, ClaimJudgement, Override, RunReport
+from ..run.guard import guarded_judge
 from ..scoring.corrected import AUDIT_PREFIX, audit_id
-from ..scoring.metrics import HALLUCINATED
 from .benchmark import BenchRow, bench_case, claim_label
 
 #: A judged claim with its label: hallucinated (True), faithful (False) or unknown (None).
@@ -90,7 +90,7 @@ def benchmark_claims(
         for r in rows
     ]
     out: list[LabelledClaim] = []
-    for row, result in zip(rows, judge.judge(tasks, progress), strict=True):
+    for row, result in zip(rows, guarded_judge(judge, tasks, progress), strict=True):
         out += [(c, claim_label(c.start, c.end, row)) for c in result.claims.get("s", [])]
     return out
 

@@ -19,6 +19,7 @@ from ..inputs.policy import Policy
 from ..inputs.suite import _parse, _Problems, read_jsonl
 from ..judges.protocol import Judge
 from ..models import (
+    HALLUCINATED,
     AnswerAnalysis,
     ClaimJudgement,
     HallucinationType,
@@ -29,7 +30,7 @@ from ..models import (
     Verdict,
 )
 from ..run.engine import run_suite
-from ..scoring.metrics import HALLUCINATED, f1_score, ratio
+from ..scoring.metrics import f1_score, ratio
 from .roc import balanced_accuracy_interval
 
 NO_CLAIM = "NO_CLAIM"

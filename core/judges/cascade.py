@@ -33,8 +33,7 @@ from typing import Any, cast
 
 from ..errors import UsageError
 from ..inputs.policy import SeverityRules
-from ..models import ClaimJudgement, JudgeSpec, Mode
-from ..scoring.metrics import HALLUCINATED
+from ..models import HALLUCINATED, ClaimJudgement, JudgeSpec, Mode
 from .llm.batch import pack_batches
 from .llm.batch_ask import apportion
 from .llm.estimate import CostEstimate

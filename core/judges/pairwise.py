@@ -18,8 +18,9 @@ from ..models import (
     PairwiseJudgement,
     Preference,
     Severity,
+    count_verdicts,
+    is_hallucinated,
 )
-from ..scoring.metrics import count_verdicts, is_hallucinated
 
 DEFAULT_MARGIN = 0.05
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..models import Case, ClaimJudgement, Document, JudgeSpec
+from ..models import Case, ClaimJudgement, Document, JudgeFailure, JudgeSpec
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class JudgeResult:
     errors: dict[str, str] = field(default_factory=dict)
     usage: dict[str, int] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)
+    failures: dict[str, JudgeFailure] = field(default_factory=dict)
+    """The typed record of each error (the engine's guard fills those a judge left out)."""
 
 
 ProgressCallback = Callable[[JudgeResult], None]

@@ -11,9 +11,11 @@ from .claims import (
     Citation,
     Claim,
     ClaimJudgement,
+    JudgeFailure,
     RuleFinding,
     VerdictCounts,
     claim_id,
+    count_verdicts,
 )
 from .record import Record
 from .report import (
@@ -45,11 +47,12 @@ from .review import (
     SignOff,
     SignOffDecision,
 )
-from .suite import Answer, Case, Document, Suite
+from .suite import SHOULD_ABSTAIN_TAG, Answer, Case, Document, Suite
 from .verdicts import (
     EXIT_BAD_INPUT,
     EXIT_CODES,
     GATE_LABELS,
+    HALLUCINATED,
     SCHEMA_VERSION,
     SEVERITIES_DESC,
     GateLabel,
@@ -59,9 +62,14 @@ from .verdicts import (
     Preference,
     Severity,
     Verdict,
+    is_hallucinated,
 )
 
 __all__ = [
+    "HALLUCINATED",
+    "SHOULD_ABSTAIN_TAG",
+    "count_verdicts",
+    "is_hallucinated",
     "ci_bounds",
     "MEASURE_LABELS",
     "AgreementCell",
@@ -75,6 +83,7 @@ __all__ = [
     "Claim",
     "ClaimJudgement",
     "RuleFinding",
+    "JudgeFailure",
     "ClaimReview",
     "ComparisonSummary",
     "CorrectedChange",

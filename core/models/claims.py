@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
@@ -128,6 +129,34 @@ class VerdictCounts(Record):
         )
 
 
+class JudgeFailure(Record):
+    """Why a judge produced no verdicts for an answer: the typed record of a harness error
+    (the engine's guard writes one when a judge raises; a judge that reports an error
+    itself, such as the LLM judge after its repairs, gets one too)."""
+
+    judge_id: str = Field(description="The judge that failed (its judge id).")
+    exception_type: str | None = Field(
+        default=None,
+        description="The exception's class name when the judge raised; null when the judge "
+        "reported the error itself.",
+    )
+    message: str = Field(description="What went wrong.")
+    raw_reply: str | None = Field(
+        default=None, description="The judge's unusable raw reply, where there is one."
+    )
+
+
+def count_verdicts(claims: Iterable[ClaimJudgement]) -> VerdictCounts:
+    """Claims per verdict (a plain loop: this runs once per answer, 20,000 times a big run)."""
+    counts = dict.fromkeys(_VERDICT_NAMES, 0)
+    for claim in claims:
+        counts[claim.verdict.value] += 1
+    return VerdictCounts(**counts)
+
+
+_VERDICT_NAMES = [v.value for v in Verdict]
+
+
 class AnswerAnalysis(Record):
     """The judged claims of one answer and the rates derived from them."""
 
@@ -161,5 +190,8 @@ class AnswerAnalysis(Record):
     )
     raw_output: str | None = Field(
         default=None, description="The judge's unusable raw output, kept for diagnosis."
+    )
+    failure: JudgeFailure | None = Field(
+        default=None, description="The typed record of the harness error (null without one)."
     )
     usage: dict[str, int] = Field(default_factory=dict, description="Calls and tokens spent.")

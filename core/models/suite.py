@@ -7,6 +7,10 @@ from pydantic import Field
 from .record import Record
 from .verdicts import Severity
 
+#: The tag of a case whose sources hold no answer: abstaining is the correct outcome there,
+#: and a judge may treat any claim it cannot find in them as invented.
+SHOULD_ABSTAIN_TAG = "should-abstain"
+
 
 class Document(Record):
     """A source document that answers are checked against."""

@@ -20,6 +20,16 @@ class Verdict(StrEnum):
     OUT_OF_SCOPE = "OUT_OF_SCOPE"
 
 
+#: The verdicts that count as a hallucination in every rate (OUT_OF_SCOPE only when a
+#: policy says so: see is_hallucinated). Here, below judges and scoring, so both read it.
+HALLUCINATED = frozenset({Verdict.UNSUPPORTED, Verdict.CONTRADICTED})
+
+
+def is_hallucinated(verdict: Verdict, count_out_of_scope: bool = False) -> bool:
+    """UNSUPPORTED and CONTRADICTED always; OUT_OF_SCOPE only if the policy counts it."""
+    return verdict in HALLUCINATED or (count_out_of_scope and verdict == Verdict.OUT_OF_SCOPE)
+
+
 class HallucinationType(StrEnum):
     """What kind of error a non-supported claim is."""
 

@@ -21,8 +21,8 @@ from ..models import (
     ReviewRecord,
     RunReport,
     SignOff,
+    is_hallucinated,
 )
-from ..scoring.metrics import is_hallucinated
 
 # Characters XML 1.0 forbids (C0 controls but tab/newline/CR, lone surrogates, U+FFFE/FFFF).
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

@@ -265,6 +265,27 @@ def corrected_lines(report: RunReport) -> list[str]:
     return lines
 
 
+#: How many judge failures the summary lists one by one.
+_SHOW_FAILURES = 5
+
+
+def failure_lines(report: RunReport) -> list[str]:
+    """The judge's failures (harness errors), each with its typed record where it has one."""
+    failed = [a for a in report.analyses if a.harness_error]
+    if not failed:
+        return []
+    lines = ["", f"Judge failures ({len(failed)} answers, HARNESS_ERROR):"]
+    for a in failed[:_SHOW_FAILURES]:
+        f = a.failure
+        what = (
+            f"{f.judge_id}: {f.exception_type or 'reported'}: {f.message}" if f else a.harness_error
+        )
+        lines.append(f"  {a.case_id}/{a.system}: {what}")
+    if len(failed) > _SHOW_FAILURES:
+        lines.append(f"  ... and {len(failed) - _SHOW_FAILURES} more (see the report)")
+    return lines
+
+
 def summary_text(report: RunReport) -> str:
     """Plain text a person reads in a terminal or CI log (snapshot-tested)."""
     lines = [
@@ -317,6 +338,7 @@ def summary_text(report: RunReport) -> str:
                 f"({', '.join(f'{a.case_id}: {a.error_message}' for a in errs[:5])})"
             )
     lines += corrected_lines(report)
+    lines += failure_lines(report)
     d = report.decision
     lines += ["", f"Gate: {d.status.value} (exit code {d.exit_code}) for {d.gated_system}"]
     for r in d.reasons:

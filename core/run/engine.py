@@ -152,6 +152,7 @@ def _case_analyses(
                 usage=usage,
                 raw_output=res.raw.get(s) if s in res.errors else None,
                 answer_text=None if judged else text,
+                failure=res.failures.get(s),
             )
         )
     return out

@@ -1,4 +1,5 @@
-"""Spread a CPU-bound judge over processes, keeping results in task order.
+"""Spread a CPU-bound judge over processes, keeping results in task order; every judge
+call goes through the guard (guard.py), in-process or in a worker.
 
 The offline judge is pure Python CPU work; on a 2-core machine two processes nearly halve a
 large run. Small runs stay in-process, where start-up would cost more than it saves.
@@ -18,6 +19,7 @@ from multiprocessing import get_all_start_methods, get_context
 
 from ..collector import collector_paused, relax_collector
 from ..judges.protocol import Judge, JudgeResult, JudgeTask, ProgressCallback
+from .guard import guarded_judge
 
 MIN_TASKS_PER_PROCESS = 400
 CHUNK = 100
@@ -35,7 +37,7 @@ def _judge_chunk(tasks: list[JudgeTask]) -> list[JudgeResult]:
     if _worker_judge is None:
         raise RuntimeError("judge worker used before initialisation")
     with collector_paused():
-        return _worker_judge.judge(tasks)
+        return guarded_judge(_worker_judge, tasks)
 
 
 def worker_count(n_tasks: int, requested: int | None = None) -> int:
@@ -52,7 +54,7 @@ def judge_tasks(
 ) -> list[JudgeResult]:
     """Judge every task, in processes when the judge is CPU-bound and the run is large."""
     if not getattr(judge, "cpu_bound", False):
-        return judge.judge(tasks, progress)  # network-bound: its client may make cycles
+        return guarded_judge(judge, tasks, progress)  # network-bound: may make cycles
     with collector_paused():
         return _judge_cpu_bound(judge, tasks, progress, worker_count(len(tasks), workers))
 
@@ -61,7 +63,7 @@ def _judge_cpu_bound(
     judge: Judge, tasks: Sequence[JudgeTask], progress: ProgressCallback | None, n: int
 ) -> list[JudgeResult]:
     if n == 1:
-        return judge.judge(tasks, progress)
+        return guarded_judge(judge, tasks, progress)
     chunks = [list(tasks[i : i + CHUNK]) for i in range(0, len(tasks), CHUNK)]
     results: list[list[JudgeResult] | None] = [None] * len(chunks)
     ctx = get_context("fork") if "fork" in get_all_start_methods() else None

@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from ..models import ClaimJudgement
 from ..text.words import sentence_spans, tokenize
 
-SHOULD_ABSTAIN_TAG = "should-abstain"
-
 EMPTY = "empty output"
 NO_WORDS = "output contains no words (nonsense)"
 GIBBERISH = "output is gibberish (nonsense)"

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..inputs.policy import Policy
 from ..models import (
+    SHOULD_ABSTAIN_TAG,
     AnswerAnalysis,
     Case,
     ClaimJudgement,
@@ -27,19 +28,13 @@ from ..models import (
     SystemRates,
     Verdict,
     VerdictCounts,
+    count_verdicts,
+    is_hallucinated,
 )
-from .abstention import NO_CLAIM, SHOULD_ABSTAIN_TAG
+from .abstention import NO_CLAIM
 
 _DEFAULT_RESAMPLES: int = Policy.model_fields["bootstrap_resamples"].default
 _DEFAULT_SEED: int = Policy.model_fields["seed"].default
-
-HALLUCINATED = frozenset({Verdict.UNSUPPORTED, Verdict.CONTRADICTED})
-_VERDICT_NAMES = [v.value for v in Verdict]
-
-
-def is_hallucinated(verdict: Verdict, count_out_of_scope: bool = False) -> bool:
-    """UNSUPPORTED and CONTRADICTED always; OUT_OF_SCOPE only if the policy counts it."""
-    return verdict in HALLUCINATED or (count_out_of_scope and verdict == Verdict.OUT_OF_SCOPE)
 
 
 def ratio(numerator: float, denominator: float) -> float | None:
@@ -52,14 +47,6 @@ def f1_score(precision: float | None, recall: float | None) -> float | None:
     if precision is None or recall is None or precision + recall == 0:
         return None
     return 2 * precision * recall / (precision + recall)
-
-
-def count_verdicts(claims: Iterable[ClaimJudgement]) -> VerdictCounts:
-    """Claims per verdict (a plain loop: this runs once per answer, 20,000 times a big run)."""
-    counts = dict.fromkeys(_VERDICT_NAMES, 0)
-    for claim in claims:
-        counts[claim.verdict.value] += 1
-    return VerdictCounts(**counts)
 
 
 def hallucination_rate(counts: VerdictCounts, count_out_of_scope: bool = False) -> float | None:

@@ -13,6 +13,7 @@ from ..models import (
     AnswerAnalysis,
     AuditInput,
     ClaimJudgement,
+    JudgeFailure,
     Mode,
     RunReport,
 )
@@ -34,6 +35,7 @@ def analysis_of(
     usage: dict[str, int] | None = None,
     raw_output: str | None = None,
     answer_text: str | None = None,
+    failure: JudgeFailure | None = None,
 ) -> AnswerAnalysis:
     """An AnswerAnalysis with its per-answer metrics computed from the claims.
 
@@ -48,6 +50,7 @@ def analysis_of(
         abstention=abstention_of(answer_text, claims, error_message, harness_error),
         harness_error=harness_error,
         raw_output=raw_output,
+        failure=failure,
         usage=usage or {},
         **answer_metrics(claims, policy.count_out_of_scope, policy.partial_weight),
     )

@@ -1,10 +1,13 @@
 """Small shipped word lists that lexical matching needs and stemming cannot give.
 
-Kept as data in code because they are tiny and fixed; and the rule that lets a short code
-in a source ("CA") stand for a name in an answer ("California").
+Kept as data in code because they are tiny and fixed; the rule that lets a short code
+in a source ("CA") stand for a name in an answer ("California"); and the one regex builder
+that turns such a list into a fast alternation.
 """
 
 from __future__ import annotations
+
+import re
 
 
 def abbreviates(code: str, word: str) -> bool:
@@ -31,3 +34,29 @@ DISCOURSE_STEMS = frozenset(
     establishment place make also note comment found find other several many some
     """.split()
 )
+
+
+def trie_pattern(words: list[str]) -> str:
+    """One regex alternation for `words`, factored by common prefix ("d(?:ays?|ollars?)").
+
+    It matches exactly what the plain longest-first alternation matches, and tries the
+    same candidates in the same order (longest first), but the engine walks one branch
+    per character instead of trying every word at every number: a third of extraction.
+    """
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def alternation(node: dict) -> str:
+        branches = [re.escape(ch) + alternation(child) for ch, child in node.items() if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if "" in node:  # a word ends here: longer words first (greedy), then this one
+            return f"(?:{body})?" if len(branches) > 1 or len(body) > 1 else body + "?"
+        return body
+
+    return alternation(trie)

@@ -11,32 +11,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-
-def _trie_pattern(words: list[str]) -> str:
-    """One regex alternation for `words`, factored by common prefix ("d(?:ays?|ollars?)").
-
-    It matches exactly what the plain longest-first alternation matches, and tries the
-    same candidates in the same order (longest first), but the engine walks one branch
-    per character instead of trying every word at every number: a third of extraction.
-    """
-    trie: dict = {}
-    for w in words:
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def alternation(node: dict) -> str:
-        branches = [re.escape(ch) + alternation(child) for ch, child in node.items() if ch]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        if "" in node:  # a word ends here: longer words first (greedy), then this one
-            return f"(?:{body})?" if len(branches) > 1 or len(body) > 1 else body + "?"
-        return body
-
-    return alternation(trie)
-
+from .lexicon import trie_pattern
 
 _MONTHS = {
     m: i + 1
@@ -47,7 +22,7 @@ _MONTHS = {
     for m in names.split()
 }
 # The lookahead lets the regex engine skip most positions before trying the alternation.
-_MONTH = r"(?=[jfmasond])(?P<mon>" + _trie_pattern(sorted(_MONTHS)) + r")\.?"
+_MONTH = r"(?=[jfmasond])(?P<mon>" + trie_pattern(sorted(_MONTHS)) + r")\.?"
 # Every month name starts with one of these; a text without any needs only ISO dates.
 _MONTH_PREFIXES = tuple(sorted({m[:3] for m in _MONTHS}))
 _ORD = r"(?:st|nd|rd|th)?"
@@ -108,7 +83,7 @@ for _line in _UNIT_TABLE.strip().splitlines():
 UNIT_WORDS = frozenset(u for u in _UNITS if " " not in u and len(u) > 1 and u.isalpha())
 
 
-_UNIT = _trie_pattern(sorted(_UNITS))
+_UNIT = trie_pattern(sorted(_UNITS))
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp"}
 _NUMBER = re.compile(
@@ -126,7 +101,7 @@ _WORD_VALUES: dict[str, float] = {w: i for i, w in enumerate(_ONES)}
 _WORD_VALUES |= {w: 20 + 10 * i for i, w in enumerate(_TENS)}
 _WORD_VALUES |= {"dozen": 12, "twice": 2, "hundred": 100}
 _WORD_VALUES |= {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_NUMWORD = _trie_pattern(sorted(_WORD_VALUES))
+_NUMWORD = trie_pattern(sorted(_WORD_VALUES))
 _WORD_NUMBER = re.compile(
     rf"\b(?P<words>(?:{_NUMWORD})(?:(?:\s+and\s+|[\s-])(?:{_NUMWORD}))*)\b"
     rf"(?:\s?(?P<unit>{_UNIT})(?![a-z]))?",
@@ -190,54 +165,73 @@ def extract_quantities(text: str) -> list[Quantity]:
     return list(_extract(text))
 
 
-@lru_cache(maxsize=100_000)
-def _extract(text: str) -> tuple[Quantity, ...]:
-    # Memoised: documents and answers repeat across systems, runs and cases.
-    found: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
+class _Found:
+    """The quantities of one text so far and the spans they take (dates before phones
+    before plain numbers: a later pattern may not claim a span an earlier one took)."""
 
-    def free(m: re.Match[str]) -> bool:
+    def __init__(self) -> None:
+        self.quantities: list[Quantity] = []
+        self.taken: list[tuple[int, int]] = []
+
+    def free(self, m: re.Match[str]) -> bool:
         s, e = m.span()
-        for a, b in taken:  # a plain loop: this runs for every number of every passage
+        for a, b in self.taken:  # a plain loop: this runs for every number of every passage
             if s < b and a < e:
                 return False
         return True
 
-    def add(q: Quantity) -> None:
-        found.append(q)
-        taken.append((q.start, q.end))
+    def add(self, q: Quantity) -> None:
+        self.quantities.append(q)
+        self.taken.append((q.start, q.end))
 
+
+@lru_cache(maxsize=100_000)
+def _extract(text: str) -> tuple[Quantity, ...]:
+    # Memoised: documents and answers repeat across systems, runs and cases.
+    found = _Found()
     folded = text.casefold()
     if _ANY_DIGIT.search(text):
-        for m in (m for pattern in _dates_for(folded) for m in pattern.finditer(text)):
-            if free(m):
-                add(Quantity("date", _date_key(m), "", m.start(), m.end()))
-        phones = _PHONE.finditer(text) if _PHONE_GATE.search(text) else ()
-        for m in phones:  # before plain numbers
-            if free(m) and sum(c.isdigit() for c in m.group()) >= 8:
-                digits = "".join(c for c in m.group() if c.isdigit())
-                add(Quantity("phone", digits, "", m.start(), m.end()))
-        for kind, pattern in _kinds_for(text):
-            for m in pattern.finditer(text):
-                if free(m):
-                    add(Quantity(kind, _QUANTITY_VALUE[kind](m), "", m.start(), m.end()))
-        for m in _NUMBER.finditer(text):
-            if free(m):
-                add(_number(m))
+        _digit_quantities(text, folded, found)
     if _may_have_number_words(folded):
-        for m in _WORD_NUMBER.finditer(text):
-            if free(m) and _word_number_ok(m):
-                value = _parse_words(m.group("words"))
-                unit, factor = _UNITS.get((m.group("unit") or "").lower(), ("", 1.0))
-                add(Quantity("number", _round(value * factor), unit, m.start(), m.end()))
+        _word_quantities(text, found)
     if "a " in folded or "an " in folded:
-        for m in _ONE_PERIOD.finditer(text):
-            if not free(m) or not _PERIOD_LEAD.search(text, max(0, m.start() - 12), m.start()):
-                continue
-            unit, factor = _UNITS[m.group("unit").lower()]
-            add(Quantity("number", _round(factor), unit, m.start("one"), m.end()))
-    found.sort(key=lambda q: q.start)
-    return tuple(found)
+        _period_quantities(text, found)
+    return tuple(sorted(found.quantities, key=lambda q: q.start))
+
+
+def _digit_quantities(text: str, folded: str, found: _Found) -> None:
+    """Dates, then phone numbers, versions, ratios and times, then plain numbers."""
+    for m in (m for pattern in _dates_for(folded) for m in pattern.finditer(text)):
+        if found.free(m):
+            found.add(Quantity("date", _date_key(m), "", m.start(), m.end()))
+    phones = _PHONE.finditer(text) if _PHONE_GATE.search(text) else ()
+    for m in phones:  # before plain numbers
+        if found.free(m) and sum(c.isdigit() for c in m.group()) >= 8:
+            digits = "".join(c for c in m.group() if c.isdigit())
+            found.add(Quantity("phone", digits, "", m.start(), m.end()))
+    for kind, pattern in _kinds_for(text):
+        for m in pattern.finditer(text):
+            if found.free(m):
+                found.add(Quantity(kind, _QUANTITY_VALUE[kind](m), "", m.start(), m.end()))
+    for m in _NUMBER.finditer(text):
+        if found.free(m):
+            found.add(_number(m))
+
+
+def _word_quantities(text: str, found: _Found) -> None:
+    for m in _WORD_NUMBER.finditer(text):
+        if found.free(m) and _word_number_ok(m):
+            value = _parse_words(m.group("words"))
+            unit, factor = _UNITS.get((m.group("unit") or "").lower(), ("", 1.0))
+            found.add(Quantity("number", _round(value * factor), unit, m.start(), m.end()))
+
+
+def _period_quantities(text: str, found: _Found) -> None:
+    for m in _ONE_PERIOD.finditer(text):
+        if not found.free(m) or not _PERIOD_LEAD.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        unit, factor = _UNITS[m.group("unit").lower()]
+        found.add(Quantity("number", _round(factor), unit, m.start("one"), m.end()))
 
 
 # "within a week", "more than a month", "for a year": one period, as a bound or a duration

@@ -2151,25 +2151,30 @@ def validate_suite() -> None:
         raise BuildError("duplicate case_id")
     used_docs: set[str] = set()
     for case in CASES:
-        for doc_id in case.doc_ids:
-            if doc_id not in doc_ids:
-                raise BuildError(f"{case.case_id}: unknown doc_id {doc_id!r}")
+        _validate_case(case, doc_ids)
         used_docs.update(case.doc_ids)
-        for tag in case.tags:
-            if tag not in TAGS:
-                raise BuildError(f"{case.case_id}: unknown tag {tag!r}")
-        if case.domain not in RISK_BY_DOMAIN:
-            raise BuildError(f"{case.case_id}: unknown domain {case.domain!r}")
-        for system in SYSTEMS:
-            n = count_sentences(getattr(case, system).text)
-            if not 1 <= n <= 4:
-                raise BuildError(f"{case.case_id}/{system}: {n} sentences, want 1-4")
     if unused := set(doc_ids) - used_docs:
         raise BuildError(f"documents used by no case: {sorted(unused)}")
     tag_counts = Counter(t for c in CASES for t in c.tags)
     for tag in TAGS:
         if tag_counts[tag] < MIN_CASES_PER_TAG:
             raise BuildError(f"tag {tag!r} used by {tag_counts[tag]} cases, want >= 4")
+
+
+def _validate_case(case: Case, doc_ids: list[str]) -> None:
+    """One case's documents, tags, domain and answer lengths."""
+    for doc_id in case.doc_ids:
+        if doc_id not in doc_ids:
+            raise BuildError(f"{case.case_id}: unknown doc_id {doc_id!r}")
+    for tag in case.tags:
+        if tag not in TAGS:
+            raise BuildError(f"{case.case_id}: unknown tag {tag!r}")
+    if case.domain not in RISK_BY_DOMAIN:
+        raise BuildError(f"{case.case_id}: unknown domain {case.domain!r}")
+    for system in SYSTEMS:
+        n = count_sentences(getattr(case, system).text)
+        if not 1 <= n <= 4:
+            raise BuildError(f"{case.case_id}/{system}: {n} sentences, want 1-4")
 
 
 def check_coverage(labels: list[dict]) -> None:

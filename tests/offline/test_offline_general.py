@@ -14,6 +14,7 @@ from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.offline.opening_hours import opening_of
 from halgate.judges.protocol import JudgeTask
 from halgate.models import (
+    HALLUCINATED,
     Case,
     ClaimJudgement,
     Document,
@@ -22,7 +23,6 @@ from halgate.models import (
     Severity,
     Verdict,
 )
-from halgate.scoring.metrics import HALLUCINATED
 from halgate.text.lexicon import abbreviates
 from halgate.text.quantities import extract_quantities
 

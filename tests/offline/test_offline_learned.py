@@ -24,7 +24,7 @@ from halgate.judges.offline.claim_model import FEATURES, is_refusal
 from halgate.judges.offline.judge import OfflineJudge, load_calibration
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, HallucinationType, Severity, Verdict
-from halgate.scoring.severity import assign_severity
+from halgate.text.severity import assign_severity
 from typer.testing import CliRunner
 
 V = Verdict

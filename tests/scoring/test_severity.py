@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from halgate.inputs.policy import SeverityRules
 from halgate.models import Case, HallucinationType, Severity, Verdict
-from halgate.scoring.severity import assign_severity, has_specifics, is_critical_fact
+from halgate.text.severity import assign_severity, has_specifics, is_critical_fact
 
 V, T, S = Verdict, HallucinationType, Severity
 MED = Case(case_id="m", question="q", domain="medication", risk_level=S.CRITICAL)

@@ -31,7 +31,7 @@ from ...models import (
     Verdict,
     claim_id,
 )
-from ...scoring.severity import assign_severity
+from ...text.severity import assign_severity
 from .reply_schemas import AnswerOut, ClaimOut
 
 FUZZY_SPAN_CUTOFF = 80.0

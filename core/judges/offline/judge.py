@@ -23,13 +23,14 @@ from ...models import (
     Citation,
     Document,
     HallucinationType,
+    JudgeFailure,
     JudgeSpec,
 )
 from ...models import Verdict as V
 from ...resources import data_path
-from ...scoring.severity import assign_severity
 from ...text.claims import extract_claims
 from ...text.quantities import Quantity
+from ...text.severity import assign_severity
 from ..protocol import JudgeResult, JudgeTask, ProgressCallback
 from ..registry import register_judge
 from .alignment import align
@@ -81,9 +82,14 @@ class _Pending:
         return self.task.answers[self.system]
 
 
-def _failed(task: JudgeTask, exc: Exception) -> JudgeResult:
+def _failed(task: JudgeTask, exc: Exception, judge_id: str) -> JudgeResult:
     msg = f"offline judge failed: {type(exc).__name__}: {exc}"
-    return JudgeResult(task.case.case_id, errors=dict.fromkeys(task.answers, msg))
+    failure = JudgeFailure(judge_id=judge_id, exception_type=type(exc).__name__, message=str(exc))
+    return JudgeResult(
+        task.case.case_id,
+        errors=dict.fromkeys(task.answers, msg),
+        failures=dict.fromkeys(task.answers, failure),
+    )
 
 
 def _table_options(packs: Sequence[str], extra: Sequence[Rule]) -> dict[str, list[str]]:
@@ -160,7 +166,7 @@ class OfflineJudge:
             try:
                 staged.append((task, *self._rule_stage(task)))
             except Exception as exc:  # one bad case must not sink the run
-                staged.append((task, _failed(task, exc), [], {}))
+                staged.append((task, _failed(task, exc, self.spec.judge_id), [], {}))
         try:
             self._learn([p for _, _, pending, _ in staged for p in pending])
         except Exception:  # find the case that fails, and only it
@@ -168,7 +174,7 @@ class OfflineJudge:
                 try:
                     self._learn(pending)
                 except Exception as exc:
-                    staged[i] = (task, _failed(task, exc), [], {})
+                    staged[i] = (task, _failed(task, exc, self.spec.judge_id), [], {})
         for _, result, _, twins in staged:
             for system, first in twins.items():
                 result.claims[system] = [as_system(c, system) for c in result.claims[first]]

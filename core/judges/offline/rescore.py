@@ -12,10 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ...inputs.policy import SeverityRules
-from ...models import Case, ClaimJudgement, HallucinationType, Severity, Verdict
-from ...scoring.abstention import SHOULD_ABSTAIN_TAG
-from ...scoring.metrics import HALLUCINATED
-from ...scoring.severity import assign_severity
+from ...models import (
+    HALLUCINATED,
+    SHOULD_ABSTAIN_TAG,
+    Case,
+    ClaimJudgement,
+    HallucinationType,
+    Severity,
+    Verdict,
+)
+from ...text.severity import assign_severity
 
 #: Where a miss costs most the rules' doubt stands when it rests on a specific finding: the
 #: model may not clear such a claim there.

@@ -22,8 +22,8 @@ from functools import lru_cache
 
 from ..inputs.policy import SeverityRules
 from ..models import Case, HallucinationType, Severity, Verdict
-from ..text.quantities import extract_quantities
-from ..text.words import proper_names
+from .quantities import extract_quantities
+from .words import proper_names
 
 _HIGH_RISK = {Severity.HIGH, Severity.CRITICAL}
 
