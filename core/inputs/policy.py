@@ -117,6 +117,20 @@ class Policy(Record):
         description="Gate on the audit-corrected answers with a hallucination (and its change) "
         "once the audit sample is completely labelled; needs gate_on = answers.",
     )
+    decide_on: Literal["interval", "estimate"] = Field(
+        default="interval",
+        description="How a rate rule decides: interval (FAILED when the whole interval lies "
+        "above the limit, PASSED when it lies within, else NEEDS_REVIEW with how many more "
+        "audit labels would decide) or estimate (the point estimate against the limit, never "
+        "undecided). See docs/gate.md.",
+    )
+    confidence: float = Field(
+        default=0.95,
+        ge=0.5,
+        le=0.999,
+        allow_inf_nan=False,
+        description="Confidence level of the intervals the gate decides on (0.5 to 0.999).",
+    )
     risk_level: Severity = Field(
         default=Severity.MEDIUM,
         description="Risk of the release; at HIGH or CRITICAL every unsupported claim is reviewed.",

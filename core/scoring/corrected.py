@@ -179,7 +179,10 @@ def corrected_rate(
     lab = _labels(analyses, cases, system, policy, audit)
     labelled = list(lab.truth)
     est = ppi_mean(
-        list(lab.judge.values()), [lab.judge[c] for c in labelled], [lab.truth[c] for c in labelled]
+        list(lab.judge.values()),
+        [lab.judge[c] for c in labelled],
+        [lab.truth[c] for c in labelled],
+        policy.confidence,
     )
     precision, recall = _precision_recall(
         lab.truth, audit.judged.get(system, {}), should_abstain_ids(cases)
@@ -197,6 +200,7 @@ def corrected_rate(
         std_error=est.std_error,
         ci_low=est.low,
         ci_high=est.high,
+        confidence=policy.confidence,
         unlabelled=[
             audit_id(c, system)
             for c in audit.sample.get(system, [])
@@ -226,6 +230,7 @@ def corrected_change(
             [c.judge[k] - b.judge[k] for k in b.judge],
             [c.judge[k] - b.judge[k] for k in labelled],
             [c.truth[k] - b.truth[k] for k in labelled],
+            policy.confidence,
             bounds=(-1.0, 1.0),
         )
     else:
@@ -238,6 +243,7 @@ def corrected_change(
         std_error=est.std_error,
         ci_low=est.low,
         ci_high=est.high,
+        confidence=policy.confidence,
         paired=paired,
         n_cases=len(b.judge) if paired else 0,
         complete=baseline.complete and candidate.complete,
@@ -305,6 +311,7 @@ def audit_reason(
     return GateReason(
         rule="gate_on_corrected",
         status=GateStatus.NEEDS_REVIEW if blocks else GateStatus.PASSED,
+        why=f"{len(waiting)} audit answer(s) to label" if waiting else "no audit labels yet",
         observed=len(waiting),
         claim_ids=waiting,
         message=f"{what}: gating on the judge's figures until every sampled answer is labelled"
