@@ -257,8 +257,12 @@ def build_report(
             status=GateStatus.PASSED, exit_code=0, reasons=[], gated_system="candidate"
         ),
         timings={"judge_seconds": 0.5},
+        audit_seed=AUDIT_SEED,  # what a store would draw; saving it draws a fresh one
     )
     return rescore(report)
+
+
+AUDIT_SEED = 20260101
 
 
 @pytest.fixture

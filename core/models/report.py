@@ -293,3 +293,9 @@ class RunReport(Record):
     decision: GateDecision
     usage: dict[str, int] = Field(default_factory=dict, description="Calls and tokens in total.")
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per phase.")
+    audit_seed: int | None = Field(
+        default=None,
+        description="Seed of the audit sample, drawn by the store (a fresh secret random value) "
+        "when the run is saved or imported, and set when the store loads the run. A report's "
+        "own value is discarded on save, so nobody who writes a report chooses its sample.",
+    )
