@@ -131,6 +131,11 @@ class Policy(Record):
         allow_inf_nan=False,
         description="Confidence level of the intervals the gate decides on (0.5 to 0.999).",
     )
+    power_tuning: bool = Field(
+        default=True,
+        description="Audit correction: weigh the judge by the λ that minimises the corrected "
+        "figure's variance (PPI++), or false for classic PPI (λ = 1).",
+    )
     risk_level: Severity = Field(
         default=Severity.MEDIUM,
         description="Risk of the release; at HIGH or CRITICAL every unsupported claim is reviewed.",

@@ -32,7 +32,7 @@ def _truth() -> dict[tuple[str, str], bool]:
 
 
 def test_example_suite_audited_from_its_labels_gates_on_the_corrected_rate(store_db):
-    policy = Policy(gate_on_corrected=True, audit_sample=30)
+    policy = Policy(gate_on_corrected=True, audit_sample=30, power_tuning=False)  # λ = 1 below
     judge = create_judge("offline", severity_rules=policy.severity_rules)
     judged = run_suite(load_suite(EXAMPLE_SUITE), judge, policy)
     judged = judged.model_copy(update={"run_id": RUN})
