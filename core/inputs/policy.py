@@ -80,8 +80,10 @@ class Policy(Record):
         "refusal, nonsense or claimless answers).",
     )
     max_abstention_rate: Rate | None = Field(
-        default=None,
-        description="FAILED when the gated system's abstention rate exceeds this (any mode).",
+        default=0.5,
+        description="FAILED when the gated system's abstention rate exceeds this (any mode; "
+        "the default 0.5 means a system that answers junk, refusals or nothing never PASSES, "
+        "in gate and consistency modes too, where there is no baseline to compare with).",
     )
     max_fabrication_rate: Rate | None = Field(
         default=0.10, description="FAILED when the gated system's fabrication rate exceeds this."

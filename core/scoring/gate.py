@@ -141,9 +141,28 @@ def _rate_reasons(
     for rule, label, ev in checks:
         limit = getattr(policy, rule)
         r = rate_reason(rule, f"{system} {label}", ev, limit, policy)
+        if r is not None and on_corrected and rule in _JUDGE_ONLY:
+            r = _reported_only(r)
         if r is not None:
             out.append(r)
     return out
+
+
+_JUDGE_ONLY = ("max_fabrication_rate", "max_contradiction_rate")
+
+
+def _reported_only(reason: GateReason) -> GateReason:
+    """A claim-type limit while the gate reads the audit-corrected figures: the audit labels
+    whole answers, not claim types, so this figure stays the judge's and cannot gate alone
+    (a fabrication or contradiction the reviewers confirm is in the corrected rate)."""
+    return reason.model_copy(
+        update={
+            "status": GateStatus.PASSED,
+            "why": "",
+            "message": f"{reason.message} [reads the judge's figure, which the audit does not "
+            "correct: reported, not gated, while gating on the corrected figures]",
+        }
+    )
 
 
 def _nothing_measured(rates: SystemRates, system: str) -> GateReason | None:
