@@ -118,7 +118,13 @@ def tiny_suite(tmp_path: Path) -> Path:
             {"case_id": c["case_id"], "answer": a} for c, a in zip(TINY_CASES, answers, strict=True)
         ]
         write_jsonl(root / "answers" / f"{system}.jsonl", rows)
+    # Three cases: no interval can decide a limit, so the flows tested on this suite read the
+    # point estimate (the interval rule is tested in tests/scoring/test_decide.py).
+    (root / "policy.toml").write_text(TINY_POLICY, encoding="utf-8")
     return root
+
+
+TINY_POLICY = 'decide_on = "estimate"\n'
 
 
 # --------------------------------------------------------------------------- store fixtures
@@ -191,7 +197,7 @@ def build_report(
     from halgate.scoring.rescore import analysis_of, rescore
 
     candidate = BAD_CANDIDATE if candidate is None else candidate
-    policy = Policy(release_managers=["rita"], **policy_knobs)
+    policy = Policy(release_managers=["rita"], **{"decide_on": "estimate", **policy_knobs})
     docs = {d["doc_id"]: Document(**d) for d in TINY_DOCS}
     cases = [Case(**c) for c in TINY_CASES]
     answers = {
@@ -251,8 +257,12 @@ def build_report(
             status=GateStatus.PASSED, exit_code=0, reasons=[], gated_system="candidate"
         ),
         timings={"judge_seconds": 0.5},
+        audit_seed=AUDIT_SEED,  # what a store would draw; saving it draws a fresh one
     )
     return rescore(report)
+
+
+AUDIT_SEED = 20260101
 
 
 @pytest.fixture

@@ -141,7 +141,11 @@ def review(
         run.queue.items, pending_only=pending, pairs=run.queue.pairs, answers=run.judged.answers
     )
     out.print(text, markup=False, end="")
-    out.print(audit_lines(run.queue.audit, run.judged.answers, pending), markup=False, end="")
+    out.print(
+        audit_lines(run.queue.audit, run.judged.answers, pending, run.judged.audit_seed),
+        markup=False,
+        end="",
+    )
 
 
 @app.command(short_help="Correct or confirm a claim, decide a pair, label an audited answer.")

@@ -80,8 +80,10 @@ class Policy(Record):
         "refusal, nonsense or claimless answers).",
     )
     max_abstention_rate: Rate | None = Field(
-        default=None,
-        description="FAILED when the gated system's abstention rate exceeds this (any mode).",
+        default=0.5,
+        description="FAILED when the gated system's abstention rate exceeds this (any mode; "
+        "the default 0.5 means a system that answers junk, refusals or nothing never PASSES, "
+        "in gate and consistency modes too, where there is no baseline to compare with).",
     )
     max_fabrication_rate: Rate | None = Field(
         default=0.10, description="FAILED when the gated system's fabrication rate exceeds this."
@@ -116,6 +118,25 @@ class Policy(Record):
         default=False,
         description="Gate on the audit-corrected answers with a hallucination (and its change) "
         "once the audit sample is completely labelled; needs gate_on = answers.",
+    )
+    decide_on: Literal["interval", "estimate"] = Field(
+        default="interval",
+        description="How a rate rule decides: interval (FAILED when the whole interval lies "
+        "above the limit, PASSED when it lies within, else NEEDS_REVIEW with how many more "
+        "audit labels would decide) or estimate (the point estimate against the limit, never "
+        "undecided). See docs/gate.md.",
+    )
+    confidence: float = Field(
+        default=0.95,
+        ge=0.5,
+        le=0.999,
+        allow_inf_nan=False,
+        description="Confidence level of the intervals the gate decides on (0.5 to 0.999).",
+    )
+    power_tuning: bool = Field(
+        default=True,
+        description="Audit correction: weigh the judge by the λ that minimises the corrected "
+        "figure's variance (PPI++), or false for classic PPI (λ = 1).",
     )
     risk_level: Severity = Field(
         default=Severity.MEDIUM,

@@ -172,7 +172,11 @@ class AnswerAnalysis(Record):
     consistency_score: float | None = Field(
         default=None, description="(SUPPORTED + 0.5 * PARTIALLY_SUPPORTED) / total claims."
     )
-    hallucination_flag: bool = Field(default=False, description="Any claim contradicted.")
+    hallucination_flag: bool = Field(
+        default=False,
+        description="Some claim counts as hallucinated (UNSUPPORTED or CONTRADICTED, and "
+        "OUT_OF_SCOPE when the policy counts it): the answer-level rate's own test, every mode.",
+    )
     answer_score: float = Field(
         default=0.0, ge=0.0, le=1.0, description="Answer-level hallucination score (max claim)."
     )

@@ -27,9 +27,11 @@ class Interval(Record):
     low: float
     high: float
     confidence: float = 0.95
-    method: Literal["wilson", "bootstrap"] = Field(
+    method: Literal["wilson", "bootstrap", "cluster"] = Field(
         description="wilson: Wilson score interval of a share of answers; bootstrap: percentile "
-        "interval from resampling answers (claims of one answer stay together)."
+        "interval from resampling answers (claims of one answer stay together); cluster: "
+        "normal interval of a pooled claim rate with answers as clusters, no narrower than "
+        "the Wilson interval over the answers."
     )
 
 
@@ -77,6 +79,12 @@ class SystemRates(Record):
     abstention_rate: float | None = Field(
         default=None,
         description="n_abstained / n_expected_answers: empty, refusal, nonsense or no claim.",
+    )
+    fabrication_interval: Interval | None = Field(
+        default=None, description="Interval of fabrication_rate (answers as clusters)."
+    )
+    contradiction_interval: Interval | None = Field(
+        default=None, description="Interval of contradiction_rate (answers as clusters)."
     )
     abstention_interval: Interval | None = Field(
         default=None, description="95% Wilson interval of abstention_rate."
@@ -183,6 +191,16 @@ class GateReason(Record):
     observed: float | None = None
     threshold: float | None = None
     claim_ids: list[str] = Field(default_factory=list)
+    why: str = Field(
+        default="",
+        description="Why, in a few words, for the decision's headline (e.g. 'the whole "
+        "interval is above the limit', 'undecided: label 12 more audit answers').",
+    )
+    more_to_decide: int | None = Field(
+        default=None,
+        description="An undecided rate rule: labels (or pairs) that would decide it at the "
+        "current variance.",
+    )
 
 
 class GateDecision(Record):
@@ -192,6 +210,10 @@ class GateDecision(Record):
     exit_code: int
     reasons: list[GateReason]
     gated_system: str
+    headline: str = Field(
+        default="",
+        description="One line: what the gate decided and why (the same words in every face).",
+    )
     pending_review: list[str] = Field(
         default_factory=list, description="Claims in the review queue without a review."
     )
@@ -271,3 +293,9 @@ class RunReport(Record):
     decision: GateDecision
     usage: dict[str, int] = Field(default_factory=dict, description="Calls and tokens in total.")
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per phase.")
+    audit_seed: int | None = Field(
+        default=None,
+        description="Seed of the audit sample, drawn by the store (a fresh secret random value) "
+        "when the run is saved or imported, and set when the store loads the run. A report's "
+        "own value is discarded on save, so nobody who writes a report chooses its sample.",
+    )

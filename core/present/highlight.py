@@ -214,5 +214,6 @@ def decision_banner(decision: GateDecision) -> str:
         f'<span style="font-weight:400;font-size:0.9rem;">(system '
         f"{html.escape(decision.gated_system)}, exit code {decision.exit_code}, "
         f"{len(decision.pending_review)} pending review)</span></div>"
+        f'<div class="hg-headline">{html.escape(decision.headline)}</div>'
         f'<ul style="margin:0.3rem 0 0 1rem;">{items}</ul></div>'
     )

@@ -18,7 +18,10 @@ def _label(hallucinated: bool) -> str:
 
 
 def audit_lines(
-    items: Sequence[AuditItem], answers: dict[str, dict[str, str]], pending_only: bool = False
+    items: Sequence[AuditItem],
+    answers: dict[str, dict[str, str]],
+    pending_only: bool = False,
+    seed: int | None = None,
 ) -> str:
     """The audit sample's answers, in draw order: each whole answer with its claims, the
     judge's label and the reviewer's label in force ('' when the run has no audit sample)."""
@@ -42,5 +45,6 @@ def audit_lines(
     lines.append(
         f"audit sample: {done} of {len(items)} answers labelled, {len(items) - done} pending "
         "(random sample, judged as whole answers: --label hallucinated|faithful)"
+        + (f"; seed {seed}, drawn by the store when the run was saved" if seed is not None else "")
     )
     return terminal_text("\n".join(lines) + "\n")

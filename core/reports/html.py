@@ -208,6 +208,7 @@ def html_report(report: RunReport) -> str:
     body = [
         f'<div class="banner {d.status.value}">halgate gate: {d.status.value} for '
         f"{escape(d.gated_system)} (exit code {d.exit_code})</div>",
+        f"<p class=headline>{escape(d.headline)}</p>" if d.headline else "",
         f"<p class=muted>run {escape(report.run_id)} · {report.mode.value} · suite "
         f"{escape(report.suite.name)} ({report.suite.n_cases} cases, "
         f"{escape(report.suite.content_hash[:12])}) · judge {escape(report.judge.judge_id)} · "
@@ -247,7 +248,8 @@ def _comparison(report: RunReport) -> str:
     ch = cmp.rate_change
     return (
         f"<p>Rate change {escape(cmp.candidate)} − {escape(cmp.baseline)} (paired bootstrap "
-        f"over {ch.n_cases} cases, seed {ch.seed}; positive = worse) · regression detected: "
+        f"over {ch.n_cases} cases, seed {ch.seed}; positive = worse) · regression detected "
+        "(the change's interval lies above zero): "
         f"{'yes' if cmp.regression_detected else 'no'}</p>"
         + _table(
             ["measure", "change", "95% CI"],

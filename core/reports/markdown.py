@@ -99,7 +99,8 @@ def _comparison(report: RunReport) -> list[str]:
     lines = [
         "",
         f"**Rate change** {md_text(cmp.candidate)} − {md_text(cmp.baseline)} (paired bootstrap "
-        f"over {ch.n_cases} cases, seed {ch.seed}; positive = worse) · regression detected: "
+        f"over {ch.n_cases} cases, seed {ch.seed}; positive = worse) · regression detected "
+        "(the change's interval lies above zero): "
         f"**{'yes' if cmp.regression_detected else 'no'}** · new hallucination types "
         f"(reported, not gated): {types}",
         "",
@@ -188,6 +189,7 @@ def markdown_report(report: RunReport) -> str:
         f"suite **{md_text(report.suite.name)}** "
         f"({report.suite.n_cases} cases, {md_code(report.suite.content_hash[:12])}) · judge "
         f"{md_code(report.judge.judge_id)} · exit code {d.exit_code}",
+        *(["", md_text(d.headline)] if d.headline else []),
         *_signoffs(report),
         "",
         *_rates_table(report),

@@ -182,5 +182,6 @@ def signoff_lines(signoffs: Sequence[SignOff]) -> str:
 def decision_lines(d: GateDecision) -> str:
     """The gate decision with every reason (what `halgate gate` prints)."""
     lines = [f"Gate: {d.status.value} (exit code {d.exit_code}) for {d.gated_system}"]
+    lines += [f"  {d.headline}"] if d.headline else []
     lines += [f"  [{r.status.value}] {r.rule}: {r.message}" for r in d.reasons]
     return terminal_text("\n".join(lines) + "\n")

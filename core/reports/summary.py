@@ -315,7 +315,8 @@ def summary_text(report: RunReport) -> str:
         lines += [
             "New hallucination types (reported, not gated): "
             + (", ".join(t.value for t in cmp.new_hallucination_types) or "none"),
-            f"Regression detected: {'yes' if cmp.regression_detected else 'no'}",
+            f"Regression detected (the change's interval lies above zero): "
+            f"{'yes' if cmp.regression_detected else 'no'}",
             "",
             f"  {'severity':<10}{cmp.baseline:>12}{cmp.candidate:>12}{'change':>8}",
         ]
@@ -341,6 +342,7 @@ def summary_text(report: RunReport) -> str:
     lines += failure_lines(report)
     d = report.decision
     lines += ["", f"Gate: {d.status.value} (exit code {d.exit_code}) for {d.gated_system}"]
+    lines += [f"  {d.headline}"] if d.headline else []
     for r in d.reasons:
         lines.append(f"  [{r.status.value}] {r.rule}: {r.message}")
     return terminal_text("\n".join(lines) + "\n")

@@ -14,15 +14,18 @@ rated. An answer to a should-abstain case is counted hallucinated by rule, so it
 by the rule, not shown. Both exclusions depend on answers, never on verdicts, so the sample
 stays the same after any override.
 
-The draw is reproducible: a permutation of the eligible cases (suite order) seeded by the
-policy's ``seed`` and the run id, so two runs of one suite audit different cases and one run
-always audits the same ones; its first k cases, in draw order, are the sample (labelling in
-that order keeps any prefix a random sample too).
+The draw is a permutation of the eligible cases (suite order) seeded by the run's
+``audit_seed``, which the store draws (a fresh secret random value) when it saves or imports
+the run, records in the ``runs`` table and in the audit log, and sets on every report it
+loads. No field of a report chooses it: a report's own value is discarded on save, and a
+re-import of the same report elsewhere gets a new sample. A report no store has seeded has
+no sample. One stored run always audits the same cases; its first k cases, in draw order,
+are the sample (labelling in that order keeps any prefix a random sample too).
 """
 
 from __future__ import annotations
 
-import hashlib
+import secrets
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -55,9 +58,9 @@ class AuditItem(Record):
         return self.label is not None
 
 
-def _seed(policy: Policy, run_id: str) -> int:
-    digest = hashlib.sha256(f"halgate-audit|{policy.seed}|{run_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+def draw_audit_seed() -> int:
+    """A fresh secret seed for a run's audit sample (63 bits: an SQLite INTEGER)."""
+    return secrets.randbits(63)
 
 
 def _rated(report: RunReport, policy: Policy) -> dict[str, dict[str, AnswerAnalysis]]:
@@ -78,9 +81,11 @@ def audit_cases(report: RunReport, policy: Policy | None = None) -> list[str]:
     policy = policy or Policy.model_validate(report.policy)
     if report.mode == Mode.PAIRWISE or policy.audit_sample in (0, "0%"):
         return []
+    if report.audit_seed is None:  # not drawn by a store: no sample anybody could choose
+        return []
     rated = _rated(report, policy)
     eligible = [c.case_id for c in report.cases if any(c.case_id in r for r in rated.values())]
-    order = np.random.default_rng(_seed(policy, report.run_id)).permutation(len(eligible))
+    order = np.random.default_rng(report.audit_seed).permutation(len(eligible))
     return [eligible[i] for i in order[: policy.audit_size(len(eligible))]]
 
 

@@ -70,7 +70,7 @@ def compare_systems(
             pairs["claims"][side].append(o.claims)
             pairs["abstain"][side].append(o.abstention)
     n, seed = policy.bootstrap_resamples, policy.seed
-    change = paired_bootstraps(pairs, n, seed)
+    change = paired_bootstraps(pairs, n, seed, policy.confidence)
     gated = change["answers"] if policy.gate_on == "answers" else change["claims"]
     new_types = [HallucinationType(t) for t in sorted(typ[candidate]) if typ[baseline][t] == 0]
     all_tags = sorted({t for c in cases for t in c.tags})
@@ -78,7 +78,10 @@ def compare_systems(
         blocking_claims(analyses, candidate, policy.block_on_severity, oos)
     )
     if rates is None or not {baseline, candidate} <= set(rates):
-        rates = {s: system_rates(analyses, s, oos, cases, n, seed) for s in (baseline, candidate)}
+        rates = {
+            s: system_rates(analyses, s, oos, cases, n, seed, policy.confidence)
+            for s in (baseline, candidate)
+        }
     on_corrected = corrected_in_force(policy, rates[candidate].corrected, corrected_change, True)
     low = corrected_change.ci_low if on_corrected and corrected_change else gated.ci_low
     regression = (low is not None and low > 0) or blocked

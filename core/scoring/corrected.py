@@ -5,15 +5,19 @@ system with N rated answers, judge labels f (1 = the answer counts as hallucinat
 effective verdicts: claim overrides keep their effect) and reviewer labels y on the n
 audited answers, the estimate of Angelopoulos et al. (Science 2023) is
 
-    θ̂ = mean_N(f) + mean_n(y − f)
+    θ̂ = λ·mean_N(f) + mean_n(y − λ·f)
 
-unbiased whatever the judge's bias, because the audited answers are a simple random sample
-of the N. The audited answers are part of the N, so its variance is
+unbiased for any fixed λ whatever the judge's bias, because the audited answers are a simple
+random sample of the N. The audited answers are part of the N, so its variance is
 
-    Var(θ̂) = Var(y − f) / n + (2 Cov(f, y) − Var(f)) / N
+    Var(θ̂) = Var(y − λf) / n + (2λ Cov(f, y) − λ² Var(f)) / N
 
-(the classic PPI form Var(y − f) / n + Var(f) / N for disjoint sets, plus the covariance of
-the two means that share the n; with n = N it is Var(y) / N, the plain binomial variance);
+(at λ = 1 the classic PPI form Var(y − f) / n + Var(f) / N for disjoint sets, plus the
+covariance of the two means that share the n; with n = N it is Var(y) / N, the plain
+binomial variance). PPI++ power tuning takes the λ that minimises it, Cov(f, y) / Var(f)
+(cut to [0, 1]): a judge that says little about the truth gets little weight instead of
+adding its noise. The rectifier's variance is floored by the uncertainty of the judge's
+disagreement rate (``_disagreement_floor``), so agreeing labels never give a zero width;
 the 95% interval is θ̂ ± t √Var, cut to [0, 1], with the Student-t quantile of n − 1
 degrees of freedom (a small-audit adjustment: at n = 30 the normal quantile covered 93-94%
 in the simulation of ``tests/scoring/test_corrected_simulation.py``, t 94-95%). The target is
@@ -101,29 +105,47 @@ def ppi_mean(
     y_labelled: Sequence[float],
     confidence: float = 0.95,
     bounds: tuple[float, float] = (0.0, 1.0),
+    lam: float | None = None,
+    pseudo: bool = True,
 ) -> PPIEstimate:
-    """mean(f_all) + mean(y − f) over the labelled, with its normal interval (module doc).
+    """λ·mean(f_all) + mean(y − λ·f) over the labelled, with its interval (module doc).
 
     ``f_labelled``/``y_labelled`` are the judge's and the reviewer's labels of the same
-    labelled items, which are among ``f_all``. No labels: no estimate; one label: an
-    estimate without an interval. The estimate and the interval are cut to ``bounds`` (a
-    rate stays in [0, 1]; a cut interval still holds every value in bounds it held).
+    labelled items, which are among ``f_all``. ``lam`` None tunes λ (PPI++): the λ that
+    minimises the variance, Cov(f, y) / Var(f), cut to [0, 1]; λ = 1 is classic PPI. No
+    labels: no estimate; one label: an estimate without an interval. The estimate and the
+    interval are cut to ``bounds`` (a cut interval still holds every value in bounds it held).
+    ``pseudo`` adds the small-sample pseudo-labels (``_with_pseudo_labels``) to the variance.
     """
     f = np.asarray(f_all, dtype=float)
     fl, yl = np.asarray(f_labelled, dtype=float), np.asarray(y_labelled, dtype=float)
     big_n, n = len(f), len(yl)
     if n == 0 or big_n == 0:
         return PPIEstimate(None, None, None, None, None)
-    rect = yl - fl
-    raw = float(f.mean() + rect.mean())
+    var_f = float(f.var(ddof=1)) if big_n > 1 else 0.0
+    fp, yp = _with_pseudo_labels(fl, yl) if pseudo else (fl, yl)
+    cov = float(np.cov(fp, yp, ddof=1)[0, 1])
+    if lam is None:
+        lam = min(1.0, max(0.0, cov / var_f)) if var_f > 0 else 0.0
+    raw = float(lam * f.mean() + (yl - lam * fl).mean())
     estimate = min(bounds[1], max(bounds[0], raw))  # a rate stays a rate
     if n < 2:
-        return PPIEstimate(estimate, None, None, None, float(rect.mean()))
-    cov = float(np.cov(fl, yl, ddof=1)[0, 1])
-    var_f = float(f.var(ddof=1)) if big_n > 1 else 0.0
-    se = math.sqrt(max(0.0, float(rect.var(ddof=1)) / n + (2 * cov - var_f) / big_n))
+        return PPIEstimate(estimate, None, None, None, float((yl - fl).mean()))
+    var_r = float((yp - lam * fp).var(ddof=1))
+    var = var_r / n + max(0.0, 2 * lam * cov - lam**2 * var_f) / big_n
+    se = math.sqrt(var)
     lo, hi = normal_interval(raw, se, t_quantile(confidence, n - 1), bounds)
-    return PPIEstimate(estimate, se, lo, hi, float(rect.mean()))
+    return PPIEstimate(estimate, se, lo, hi, float((yl - fl).mean()))
+
+
+def _with_pseudo_labels(fl: np.ndarray, yl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The labelled pairs plus two pseudo-pairs, one disagreement each way (the judge missed
+    one, and raised one false alarm), for the variance and λ only, never the estimate: the
+    Agresti-Coull idea for a mean of few labels. Reviewers who agree with the judge on every
+    audited answer (or see no hallucination at all) leave the disagreement rate uncertain
+    (0 of 30 does not prove 0), so the interval never has zero width, and λ is not tuned on
+    noise. In simulation at 30 labels it lifts coverage from 0.85 to 0.95 (rates, changes)."""
+    return np.concatenate([fl, [0, 1]]), np.concatenate([yl, [1, 0]])
 
 
 class _Labels(NamedTuple):
@@ -179,7 +201,11 @@ def corrected_rate(
     lab = _labels(analyses, cases, system, policy, audit)
     labelled = list(lab.truth)
     est = ppi_mean(
-        list(lab.judge.values()), [lab.judge[c] for c in labelled], [lab.truth[c] for c in labelled]
+        list(lab.judge.values()),
+        [lab.judge[c] for c in labelled],
+        [lab.truth[c] for c in labelled],
+        policy.confidence,
+        lam=None if policy.power_tuning else 1.0,
     )
     precision, recall = _precision_recall(
         lab.truth, audit.judged.get(system, {}), should_abstain_ids(cases)
@@ -197,6 +223,7 @@ def corrected_rate(
         std_error=est.std_error,
         ci_low=est.low,
         ci_high=est.high,
+        confidence=policy.confidence,
         unlabelled=[
             audit_id(c, system)
             for c in audit.sample.get(system, [])
@@ -226,7 +253,9 @@ def corrected_change(
             [c.judge[k] - b.judge[k] for k in b.judge],
             [c.judge[k] - b.judge[k] for k in labelled],
             [c.truth[k] - b.truth[k] for k in labelled],
+            policy.confidence,
             bounds=(-1.0, 1.0),
+            lam=None if policy.power_tuning else 1.0,
         )
     else:
         est = _independent(baseline, candidate)
@@ -238,6 +267,7 @@ def corrected_change(
         std_error=est.std_error,
         ci_low=est.low,
         ci_high=est.high,
+        confidence=policy.confidence,
         paired=paired,
         n_cases=len(b.judge) if paired else 0,
         complete=baseline.complete and candidate.complete,
@@ -305,6 +335,7 @@ def audit_reason(
     return GateReason(
         rule="gate_on_corrected",
         status=GateStatus.NEEDS_REVIEW if blocks else GateStatus.PASSED,
+        why=f"{len(waiting)} audit answer(s) to label" if waiting else "no audit labels yet",
         observed=len(waiting),
         claim_ids=waiting,
         message=f"{what}: gating on the judge's figures until every sampled answer is labelled"

@@ -29,9 +29,9 @@ from ..models import (
     is_hallucinated,
 )
 from .corrected import audit_reason, corrected_in_force
+from .decide import RuleEvidence, headline, rate_reason, worst
 from .metrics import blocking_claims
 
-_PRECEDENCE = [GateStatus.HARNESS_ERROR, GateStatus.FAILED, GateStatus.NEEDS_REVIEW]
 _SHOW_CLAIMS = 20
 
 
@@ -95,87 +95,98 @@ def _ids(claims: Sequence[ClaimJudgement]) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def _threshold_reason(
-    rule: str,
-    label: str,
-    observed: float | None,
-    limit: float | None,
-    signed: bool = False,
-    interval: str = "",
-) -> GateReason | None:
-    if limit is None:
-        return None
-    if observed is None:
-        return GateReason(
-            rule=rule,
-            status=GateStatus.PASSED,
-            threshold=limit,
-            message=f"{label}: nothing to measure",
-        )
-    failed = observed > limit
-    verb = "exceeds" if failed else "within"
-    return GateReason(
-        rule=rule,
-        status=GateStatus.FAILED if failed else GateStatus.PASSED,
-        observed=observed,
-        threshold=limit,
-        message=f"{label} {observed:{'+' if signed else ''}.1%}{interval} {verb} the limit "
-        f"{limit:.1%}",
-    )
-
-
-def _ci(
-    interval: Interval | RateChange | CorrectedRate | CorrectedChange | None, signed: bool = False
-) -> str:
-    """' (95% CI a to b)' for an interval or a change, '' when there is none."""
-    lo, hi = ci_bounds(interval)
-    if lo is None or hi is None:
-        return ""
-    f = "+.1%" if signed else ".1%"
-    return f" (95% CI {lo:{f}} to {hi:{f}})"
+def _evidence(
+    figure: Interval | RateChange | CorrectedRate | CorrectedChange | None,
+    estimate: float | None,
+    n: int,
+    corrected: bool = False,
+    unit: str = "",
+) -> RuleEvidence:
+    lo, hi = ci_bounds(figure)
+    return RuleEvidence(estimate, lo, hi, n, corrected, unit)
 
 
 def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
     """The gated measure's change and the abstention change against their limits."""
     who = f"{cmp.candidate} − {cmp.baseline}"
-    gated: RateChange | CorrectedChange = cmp.gated_change()
     measure = MEASURE_LABELS[cmp.gated_measure]
+    judged = cmp.gated_change()
+    gated = _evidence(judged, judged.estimate, judged.n_cases)
     if cmp.gated_on_corrected and cmp.corrected_change is not None:
-        gated, measure = cmp.corrected_change, f"{measure}, review-corrected"
-    checks: list[tuple[str, str, RateChange | CorrectedChange | None, float | None]] = [
-        (
-            "max_rate_increase",
-            f"{measure} (gated measure): change {who}",
-            gated,
-            policy.max_rate_increase,
-        ),
-        (
-            "max_abstention_increase",
-            f"abstentions: change {who}",
-            cmp.abstention_change,
-            policy.max_abstention_increase,
-        ),
-    ]
+        ch = cmp.corrected_change
+        labels = min(r.corrected.n_labelled for r in cmp.rates.values() if r.corrected)
+        gated = _evidence(ch, ch.estimate, labels, corrected=True)
+        measure = f"{measure}, review-corrected"
+    ab = cmp.abstention_change
+    checks = [
+        ("max_rate_increase", f"{measure} (gated measure): change {who}", gated,
+         policy.max_rate_increase),
+        ("max_abstention_increase", f"abstentions: change {who}",
+         _evidence(ab, ab.estimate, ab.n_cases, unit="cases") if ab is not None else None,
+         policy.max_abstention_increase),
+    ]  # fmt: skip
     out = []
-    for rule, label, ch, limit in checks:
-        if ch is None:
-            continue
-        r = _threshold_reason(rule, label, ch.estimate, limit, True, _ci(ch, signed=True))
+    for rule, label, ev, limit in checks:
+        r = None if ev is None else rate_reason(rule, label, ev, limit, policy, signed=True)
         if r is not None:
             out.append(r)
     return out
 
 
-def _gated_rate(
-    rates: SystemRates, policy: Policy, on_corrected: bool
-) -> tuple[float | None, str, str]:
-    """The gated system's gated measure (the audit-corrected one when in force): the rate,
-    its label and its interval text."""
+def _gated_rate(rates: SystemRates, policy: Policy, on_corrected: bool) -> tuple[RuleEvidence, str]:
+    """The gated system's gated measure (the audit-corrected one when in force) and its
+    label."""
     if on_corrected and rates.corrected is not None:
         label = f"{MEASURE_LABELS[policy.gate_on]}, review-corrected"
-        return rates.corrected.estimate, label, _ci(rates.corrected)
+        c = rates.corrected
+        return _evidence(c, c.estimate, c.n_labelled, corrected=True), label
     rate, interval = rates.gated_rate(policy.gate_on)
-    return rate, MEASURE_LABELS[policy.gate_on], _ci(interval)
+    n = rates.n_rated_answers if policy.gate_on == "answers" else rates.n_answers
+    return _evidence(interval, rate, n), MEASURE_LABELS[policy.gate_on]
+
+
+def _rate_reasons(
+    rates: SystemRates, policy: Policy, system: str, on_corrected: bool
+) -> list[GateReason]:
+    """The absolute limits: gated measure, abstentions, fabrications, contradictions."""
+    gated, gated_label = _gated_rate(rates, policy, on_corrected)
+    checks = [
+        ("max_hallucination_rate", gated_label, gated),
+        ("max_abstention_rate", "abstention rate", _evidence(
+            rates.abstention_interval, rates.abstention_rate, rates.n_expected_answers,
+            unit="cases")),
+        ("max_fabrication_rate", "fabrication rate", _evidence(
+            rates.fabrication_interval, rates.fabrication_rate, rates.n_answers, unit="cases")),
+        ("max_contradiction_rate", "contradiction rate", _evidence(
+            rates.contradiction_interval, rates.contradiction_rate, rates.n_answers,
+            unit="cases")),
+    ]  # fmt: skip
+    out = []
+    for rule, label, ev in checks:
+        limit = getattr(policy, rule)
+        r = rate_reason(rule, f"{system} {label}", ev, limit, policy)
+        if r is not None and on_corrected and rule in _JUDGE_ONLY:
+            r = _reported_only(r)
+        if r is not None:
+            out.append(r)
+    return out
+
+
+_JUDGE_ONLY = ("max_fabrication_rate", "max_contradiction_rate")
+
+
+def _reported_only(reason: GateReason) -> GateReason:
+    """A claim-type limit while the gate reads the audit-corrected figures: the audit labels
+    whole answers, not claim types, so this figure stays the judge's and cannot gate alone
+    (a fabrication or contradiction the reviewers confirm is in the corrected rate)."""
+    return reason.model_copy(
+        update={
+            "status": GateStatus.PASSED,
+            "why": "",
+            "message": f"{reason.message} [reads the judge's figure, which the audit does not "
+            "correct: reported, not gated, while gating on the corrected figures]",
+        }
+    )
 
 
 def _nothing_measured(rates: SystemRates, system: str) -> GateReason | None:
@@ -188,6 +199,7 @@ def _nothing_measured(rates: SystemRates, system: str) -> GateReason | None:
     return GateReason(
         rule="answers_measured",
         status=GateStatus.FAILED,
+        why="no answer to measure",
         observed=0,
         message=f"{system}: no answer to measure: it abstained on all {rates.n_abstained} "
         "case(s) expecting an answer" + (f" ({kinds})" if kinds else ""),
@@ -217,6 +229,7 @@ def decide(
             GateReason(
                 rule="harness_error",
                 status=GateStatus.HARNESS_ERROR,
+                why=f"no valid verdict for {len(errors)} answer(s)",
                 observed=len(errors),
                 message=f"the judge failed on {len(errors)} answer(s): "
                 + ", ".join(f"{a.case_id}/{a.system}" for a in errors[:_SHOW_CLAIMS]),
@@ -232,26 +245,11 @@ def decide(
         if comparison is not None
         else corrected_in_force(policy, rates.corrected, None, False)
     )
-    rate, rate_label, gated_ci = _gated_rate(rates, policy, on_corrected)
     if claims_measured:
         every = comparison.rates.values() if comparison is not None else [rates]
         audit = audit_reason(policy, [r.corrected for r in every], on_corrected)
         reasons += [audit] if audit is not None else []
-    for rule, label, observed, ci in (
-        ("max_hallucination_rate", rate_label, rate, gated_ci),
-        (
-            "max_abstention_rate",
-            "abstention rate",
-            rates.abstention_rate,
-            _ci(rates.abstention_interval),
-        ),
-        ("max_fabrication_rate", "fabrication rate", rates.fabrication_rate, ""),
-        ("max_contradiction_rate", "contradiction rate", rates.contradiction_rate, ""),
-    ):
-        limit = getattr(policy, rule)
-        r = _threshold_reason(rule, f"{gated_system} {label}", observed, limit, interval=ci)
-        if r is not None:
-            reasons.append(r)
+    reasons += _rate_reasons(rates, policy, gated_system, on_corrected)
     if policy.block_on_severity is not None:
         reasons.append(_severity_reason(analyses, policy, gated_system, policy.block_on_severity))
     queue = review_queue(analyses, cases, policy, gated_system, extra_review_ids)
@@ -266,19 +264,19 @@ def decide(
             GateReason(
                 rule="require_review_before_pass",
                 status=GateStatus.NEEDS_REVIEW,
+                why=f"{len(pending)} severe claim(s) await a reviewer",
                 observed=len(pending),
                 claim_ids=[c.claim_id for c in pending],
                 message=f"{len(pending)} of {len(queue)} claim(s) in the review queue await a "
                 f"reviewer: {_ids(pending)}",
             )
         )
-    status = next(
-        (s for s in _PRECEDENCE if any(r.status == s for r in reasons)), GateStatus.PASSED
-    )
+    status = worst(reasons)
     return GateDecision(
         status=status,
         exit_code=status.exit_code,
         reasons=reasons,
+        headline=headline(status, reasons),
         gated_system=gated_system,
         pending_review=[c.claim_id for c in pending] + audit_pending,
     )
@@ -298,6 +296,7 @@ def _severity_reason(
     return GateReason(
         rule="block_on_severity",
         status=GateStatus.FAILED,
+        why=f"{len(hits)} {block.value}-or-worse hallucination(s)",
         observed=len(hits),
         claim_ids=[c.claim_id for c in hits],
         message=f"{len(hits)} {block.value}-or-worse hallucination(s) in {system}: {_ids(hits)}",

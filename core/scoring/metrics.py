@@ -6,11 +6,9 @@ no hallucination rate, never 0/0 = 0.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from statistics import NormalDist
 from typing import NamedTuple
 
 import numpy as np
@@ -32,6 +30,7 @@ from ..models import (
     is_hallucinated,
 )
 from .abstention import NO_CLAIM
+from .intervals import cluster_interval, wilson_interval
 
 _DEFAULT_RESAMPLES: int = Policy.model_fields["bootstrap_resamples"].default
 _DEFAULT_SEED: int = Policy.model_fields["seed"].default
@@ -90,9 +89,16 @@ def answer_metrics(
         "fabrication_rate": type_rate(claims, HallucinationType.FABRICATION, count_out_of_scope),
         "contradiction_rate": contradiction_rate(claims),
         "consistency_score": consistency_score(counts, partial_weight),
-        "hallucination_flag": counts.CONTRADICTED > 0,
+        "hallucination_flag": _flagged(counts, count_out_of_scope),
         "answer_score": max((c.score for c in claims), default=0.0),
     }
+
+
+def _flagged(counts: VerdictCounts, count_out_of_scope: bool) -> bool:
+    """``hallucination_flag``: some claim counts as hallucinated (UNSUPPORTED, CONTRADICTED,
+    OUT_OF_SCOPE when counted), the same test as the answer-level rate's, in every mode."""
+    bad = hallucination_rate(counts, count_out_of_scope)
+    return bad is not None and bad > 0
 
 
 def hallucinated_claims(
@@ -141,23 +147,6 @@ def should_abstain_ids(cases: Iterable[Case]) -> set[str]:
     return {c.case_id for c in cases if SHOULD_ABSTAIN_TAG in c.tags}
 
 
-def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> Interval | None:
-    """Wilson score interval of a share successes / n; None when n is 0."""
-    if n == 0:
-        return None
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
-    p = successes / n
-    denom = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Interval(
-        low=0.0 if successes == 0 else max(0.0, center - half),
-        high=1.0 if successes == n else min(1.0, center + half),
-        confidence=confidence,
-        method="wilson",
-    )
-
-
 def bootstrap_interval(
     pairs: Sequence[tuple[int, int]], resamples: int, seed: int, confidence: float = 0.95
 ) -> Interval | None:
@@ -191,6 +180,11 @@ def _percentiles(parts: list[np.ndarray], confidence: float) -> tuple[float, flo
     return float(lo), float(hi)
 
 
+def _per_answer(answered: Sequence[AnswerAnalysis], kind: str) -> list[tuple[float, int]]:
+    """(claims counted by an answer's ``{kind}_rate``, claims) per answer: the clusters."""
+    return [((getattr(a, f"{kind}_rate") or 0.0) * len(a.claims), len(a.claims)) for a in answered]
+
+
 def blocking_claims(
     analyses: Sequence[AnswerAnalysis], system: str, block: Severity, count_out_of_scope: bool
 ) -> list[ClaimJudgement]:
@@ -216,6 +210,7 @@ def system_rates(
     cases: Iterable[Case] = (),
     resamples: int = _DEFAULT_RESAMPLES,
     seed: int = _DEFAULT_SEED,
+    confidence: float = 0.95,
 ) -> SystemRates:
     """Suite aggregates for one system: answer-level, micro, macro and abstentions, with 95%
     intervals (harness errors excluded; abstentions counted on their own, DESIGN.md §3)."""
@@ -250,12 +245,16 @@ def system_rates(
         n_rated_answers=rated,
         n_hallucinated_answers=flagged,
         n_should_abstain_answered=sum(1 for a in answered if a.case_id in abstain_cases),
-        answer_level_interval=wilson_interval(flagged, rated),
-        micro_interval=bootstrap_interval([o.claims for o in outcomes], resamples, seed),
+        answer_level_interval=wilson_interval(flagged, rated, confidence),
+        micro_interval=bootstrap_interval(
+            [o.claims for o in outcomes], resamples, seed, confidence
+        ),
+        fabrication_interval=cluster_interval(_per_answer(answered, "fabrication"), confidence),
+        contradiction_interval=cluster_interval(_per_answer(answered, "contradiction"), confidence),
         n_abstained=n_abstained,
         n_expected_answers=expected,
         abstention_rate=ratio(n_abstained, expected),
-        abstention_interval=wilson_interval(n_abstained, expected),
+        abstention_interval=wilson_interval(n_abstained, expected, confidence),
         abstention_reasons=dict(sorted(reasons.items())),
     )
 

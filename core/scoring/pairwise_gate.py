@@ -1,10 +1,14 @@
-"""The gate's pairwise rules: unreviewed pairs -> NEEDS_REVIEW, and the baseline preferred
-more often than the candidate by more than ``max_rate_increase`` of the cases -> FAILED.
+"""The gate's pairwise rules: unreviewed pairs -> NEEDS_REVIEW, and the net share of pairs
+preferring the baseline against ``max_rate_increase``, decided on its interval like every rate
+rule (``decide``): FAILED above, PASSED within, NEEDS_REVIEW while it straddles the limit.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
+
+import numpy as np
 
 from ..inputs.policy import Policy
 from ..models import (
@@ -14,8 +18,8 @@ from ..models import (
     PairwiseJudgement,
     Preference,
 )
-
-_PRECEDENCE = [GateStatus.HARNESS_ERROR, GateStatus.FAILED, GateStatus.NEEDS_REVIEW]
+from .corrected import t_quantile
+from .decide import RuleEvidence, headline, rate_reason, worst
 
 
 def review_id(case_id: str) -> str:
@@ -36,6 +40,7 @@ def pairwise_reasons(
             GateReason(
                 rule="pairwise_review",
                 status=GateStatus.NEEDS_REVIEW,
+                why=f"{len(pending)} pair(s) await a reviewer",
                 observed=len(pending),
                 claim_ids=pending,
                 message=f"{len(pending)} pair(s) need a reviewer (orders disagree, low confidence "
@@ -44,24 +49,32 @@ def pairwise_reasons(
         )
     decided = [p for p in pairs if p.error is None]
     if decided:
-        wins_a = sum(p.preference == Preference.A for p in decided)
-        wins_b = sum(p.preference == Preference.B for p in decided)
-        share = (wins_a - wins_b) / len(decided)
-        failed = share > policy.max_rate_increase
-        a, b = decided[0].system_a, decided[0].system_b
-        reasons.append(
-            GateReason(
-                rule="pairwise_preference",
-                status=GateStatus.FAILED if failed else GateStatus.PASSED,
-                observed=round(share, 4),
-                threshold=policy.max_rate_increase,
-                message=f"{a} preferred in {wins_a}, {b} in {wins_b}, ties "
-                f"{len(decided) - wins_a - wins_b} of {len(decided)} pairs; net share for {a} "
-                f"{share:+.1%} {'exceeds' if failed else 'within'} the limit "
-                f"{policy.max_rate_increase:.1%}",
-            )
-        )
+        reasons.append(_preference_reason(decided, policy))
     return reasons
+
+
+def _preference_reason(decided: Sequence[PairwiseJudgement], policy: Policy) -> GateReason:
+    """Net share of pairs preferring the baseline (A), with the t interval of that mean of
+    +1 / 0 / −1 per pair, decided like every rate rule (``decide``)."""
+    score = np.array([(p.preference == Preference.A) - (p.preference == Preference.B)
+                      for p in decided], dtype=float)  # fmt: skip
+    n, share = len(score), float(score.mean())
+    low = high = None
+    if n >= 2:
+        half = t_quantile(policy.confidence, n - 1) * float(score.std(ddof=1)) / math.sqrt(n)
+        low, high = max(-1.0, share - half), min(1.0, share + half)
+    wins_a, wins_b = int((score > 0).sum()), int((score < 0).sum())
+    a, b = decided[0].system_a, decided[0].system_b
+    label = (
+        f"{a} preferred in {wins_a}, {b} in {wins_b}, ties {n - wins_a - wins_b} of {n} pairs; "
+        f"net share for {a}"
+    )
+    evidence = RuleEvidence(share, low, high, n, unit="judged pairs")
+    reason = rate_reason(
+        "pairwise_preference", label, evidence, policy.max_rate_increase, policy, signed=True
+    )
+    assert reason is not None  # the limit is always set
+    return reason.model_copy(update={"observed": round(share, 4)})
 
 
 def apply_pairwise(
@@ -72,15 +85,14 @@ def apply_pairwise(
 ) -> GateDecision:
     """The decision with the pairwise rules added (worst status wins, as in the gate)."""
     reasons = list(decision.reasons) + pairwise_reasons(pairs, policy, reviewed)
-    status = next(
-        (s for s in _PRECEDENCE if any(r.status == s for r in reasons)), GateStatus.PASSED
-    )
+    status = worst(reasons)
     pending = [i for r in reasons if r.rule == "pairwise_review" for i in r.claim_ids]
     return decision.model_copy(
         update={
             "reasons": reasons,
             "status": status,
             "exit_code": status.exit_code,
+            "headline": headline(status, reasons),
             "pending_review": list(decision.pending_review) + pending,
         }
     )

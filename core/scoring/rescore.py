@@ -99,6 +99,7 @@ def rescore(
             report.cases,
             policy.bootstrap_resamples,
             policy.seed,
+            policy.confidence,
         )
         for s in report.systems
     }

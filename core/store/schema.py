@@ -8,6 +8,7 @@ migration: add the next one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -15,6 +16,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from ..errors import StoreError
+from ..review.audit import draw_audit_seed
 
 MigrationFn = Callable[[Database], None]
 migrations = Migrations("halgate")
@@ -155,6 +157,27 @@ def m0006_audit_label(db: Database) -> None:
     (``audit:CASE:SYSTEM``): HALLUCINATED or FAITHFUL."""
     db.execute("ALTER TABLE overrides ADD COLUMN label TEXT")
     db.execute("PRAGMA user_version = 6")
+
+
+@_migration("0007_audit_seed")
+def m0007_audit_seed(db: Database) -> None:
+    """The store draws each run's audit-sample seed when it saves or imports the run; runs
+    saved before get theirs drawn here, each recorded in the audit log."""
+    db.execute("ALTER TABLE runs ADD COLUMN audit_seed INTEGER")
+    for (run_id,) in db.execute("SELECT run_id FROM runs").fetchall():
+        seed = draw_audit_seed()
+        db.execute("UPDATE runs SET audit_seed = ? WHERE run_id = ?", [seed, run_id])
+        db.execute(
+            "INSERT INTO audit_log (at, actor, action, run_id, detail) VALUES (?, ?, ?, ?, ?)",
+            [
+                datetime.now(UTC).isoformat(timespec="milliseconds"),
+                "halgate-migration",
+                "draw_audit_seed",
+                run_id,
+                json.dumps({"audit_seed": seed}),
+            ],
+        )
+    db.execute("PRAGMA user_version = 7")
 
 
 SCHEMA_VERSION = len(_NAMES)

@@ -23,7 +23,7 @@ from ..errors import NotFoundError, StoreError, UsageError
 from ..models import AuditLabel, HallucinationType, Preference, RunReport, Severity, Verdict
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
 from ..review import effective as eff
-from ..review.audit import audit_review_ids
+from ..review.audit import audit_review_ids, draw_audit_seed
 from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
 from .reviewers import ReviewerMixin
@@ -148,8 +148,10 @@ class Store(SignOffMixin, ReviewerMixin):
         A different report under a run id already stored (an imported file reusing an id) is
         refused with StoreError: the stored run, its reviews and sign-offs stay as they are.
         """
+        report = report.model_copy(update={"audit_seed": None})  # the store draws it, below
         digest = eff.report_hash(report)
-        row = run_columns(report, digest)
+        seed = draw_audit_seed()
+        row = {**run_columns(report, digest), "audit_seed": seed}
         with self._write():
             old = self.db.execute(
                 "SELECT report_hash FROM runs WHERE run_id = ?", [report.run_id]
@@ -174,16 +176,19 @@ class Store(SignOffMixin, ReviewerMixin):
                 "judge": report.judge.judge_id,
                 "status": report.decision.status.value,
                 "claims": len(claims),
+                "audit_seed": seed,
             }
             self._audit(actor or _whoami(), "save_run", report.run_id, detail)
-        self._refresh(report.run_id, judged=report)
+        self._refresh(report.run_id, judged=report.model_copy(update={"audit_seed": seed}))
         return report.run_id
 
     def load_report(self, run_id: str) -> RunReport:
         """The report exactly as the judge produced it (no overrides)."""
         run_id = self.resolve(run_id)
-        (text,) = self.db.execute("SELECT report FROM runs WHERE run_id = ?", [run_id]).fetchone()
-        return RunReport.model_validate_json(text)
+        text, seed = self.db.execute(
+            "SELECT report, audit_seed FROM runs WHERE run_id = ?", [run_id]
+        ).fetchone()
+        return RunReport.model_validate_json(text).model_copy(update={"audit_seed": seed})
 
     def effective_report(self, run_id: str) -> RunReport:
         """The report with overrides applied and metrics, comparison and decision recomputed."""

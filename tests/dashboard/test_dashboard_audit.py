@@ -25,12 +25,13 @@ def audit_app(store_db, monkeypatch) -> tuple[AppTest, list[str]]:
         store.save_run(report)
         for claim in ("q1/candidate/0", "q2/candidate/0"):
             store.add_override(RUN, claim, comment="confirmed", reviewer="rita")
+        ids = audit_review_ids(store.load_report(RUN))  # drawn from the store's seed
     monkeypatch.setenv("HALGATE_DB", str(store_db))
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     at.session_state["run_id"] = RUN
     at.sidebar.text_input(key="reviewer_name").set_value("ana")
-    return goto(at, "triage"), audit_review_ids(report)
+    return goto(at, "triage"), ids
 
 
 def _texts(elements) -> list[str]:

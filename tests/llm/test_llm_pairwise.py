@@ -62,8 +62,9 @@ def test_position_biased_judge_disagrees_with_itself_and_pairs_go_to_review(
 def test_consistent_judge_prefers_the_factual_baseline_and_the_gate_fails(
     tiny_suite, fake_openai, tmp_path
 ):
+    policy = Policy(decide_on="estimate")  # three pairs: no interval could decide
     report = run_suite(
-        load_suite(tiny_suite), llm(fake_openai, tmp_path), Policy(), mode=Mode.PAIRWISE
+        load_suite(tiny_suite), llm(fake_openai, tmp_path), policy, mode=Mode.PAIRWISE
     )
     pairs = {p.case_id: p for p in report.pairwise}
     assert pairs["q1"].preference == Preference.A and not pairs["q1"].disagreement

@@ -30,7 +30,7 @@ BASELINE_BAD = {f"k{i}" for i in range(4)}  # the judge and the truth agree on t
 FALSE_ALARMS = {f"k{i}" for i in range(4, 20)}  # the judge over-reads the candidate here
 
 
-def wide_report(run_id: str = RUN, **knobs) -> RunReport:
+def wide_report(run_id: str = RUN, audit_seed: int | None = 11, **knobs) -> RunReport:
     """A compare run over 40 cases, one LOW claim an answer: the judge flags k0-k3 in both
     systems and also k4-k19 in the candidate (false alarms), so its change is +40%."""
     policy = Policy(
@@ -59,6 +59,7 @@ def wide_report(run_id: str = RUN, **knobs) -> RunReport:
         analyses=analyses,
         rates={},
         decision=GateDecision(status="PASSED", exit_code=0, reasons=[], gated_system="candidate"),
+        audit_seed=audit_seed,  # what a store draws when it saves the run
     )
     return rescore(report)
 
@@ -76,13 +77,16 @@ def truthful_labels(report: RunReport, ids: list[str] | None = None) -> list[Ove
     return out
 
 
-def test_the_sample_is_seeded_by_policy_seed_and_run_and_sized_by_the_policy():
+def test_the_sample_is_seeded_by_the_stores_seed_alone_and_sized_by_the_policy():
     report = wide_report(audit_sample=10)
     drawn = audit_cases(report)
     assert len(drawn) == 10 == len(set(drawn))
     assert drawn == audit_cases(wide_report(audit_sample=10))  # reproducible
-    assert drawn != audit_cases(wide_report("20260106T000000Z-bbbbbb", audit_sample=10))
-    assert drawn != audit_cases(wide_report(audit_sample=10, seed=7))
+    # No other field of the report (run id, the policy's bootstrap seed) moves the sample.
+    assert drawn == audit_cases(wide_report("20260106T000000Z-bbbbbb", audit_sample=10))
+    assert drawn == audit_cases(wide_report(audit_sample=10, seed=7))
+    assert drawn != audit_cases(wide_report(audit_sample=10, audit_seed=12))
+    assert audit_cases(wide_report(audit_sample=10, audit_seed=None)) == []  # no store, no sample
     assert len(audit_cases(wide_report(audit_sample="5%"))) == 2  # 5% of 40
     assert len(audit_cases(wide_report(audit_sample="12.5%"))) == 5
     assert len(audit_cases(wide_report(audit_sample=100))) == N  # at most every case

@@ -32,10 +32,10 @@ def _truth() -> dict[tuple[str, str], bool]:
 
 
 def test_example_suite_audited_from_its_labels_gates_on_the_corrected_rate(store_db):
-    policy = Policy(gate_on_corrected=True, audit_sample=30)
+    policy = Policy(gate_on_corrected=True, audit_sample=30, power_tuning=False)  # λ = 1 below
     judge = create_judge("offline", severity_rules=policy.severity_rules)
     judged = run_suite(load_suite(EXAMPLE_SUITE), judge, policy)
-    judged = judged.model_copy(update={"run_id": RUN})  # the audit draw is seeded by the id
+    judged = judged.model_copy(update={"run_id": RUN})
     truth = _truth()
     with Store(store_db) as store:
         run_id = store.save_run(judged)
@@ -48,6 +48,7 @@ def test_example_suite_audited_from_its_labels_gates_on_the_corrected_rate(store
                 comment="from labels.jsonl", reviewer="labels",
             )  # fmt: skip
         run = store.reviewed_run(run_id)
+        drawn = set(audit_cases(store.load_report(run_id)))  # the store's seed draws them
     assert before.report.rates["candidate"].corrected.n_labelled == (
         before.report.rates["candidate"].corrected.n_by_rule
     )  # nothing labelled yet but the should-abstain answers, labelled by rule
@@ -58,7 +59,6 @@ def test_example_suite_audited_from_its_labels_gates_on_the_corrected_rate(store
 
     report = run.report
     abstain = should_abstain_ids(report.cases)
-    drawn = set(audit_cases(judged))
     for system in report.systems:
         c = report.rates[system].corrected
         assert c is not None and c.complete and c.n_sample >= 20

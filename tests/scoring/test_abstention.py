@@ -89,7 +89,9 @@ def test_abstentions_are_left_out_of_hallucination_rates_and_counted_apart():
 
 
 def _gate(cand_claims, policy=None):
-    policy = policy or Policy(require_review_before_pass=False, max_fabrication_rate=None)
+    policy = policy or Policy(
+        require_review_before_pass=False, max_fabrication_rate=None, decide_on="estimate"
+    )  # six cases: the point-estimate rule, so the test is about which measure fires
     analyses = []
     for i in range(6):
         analyses.append(analysis(f"c{i}", "baseline", [claim("SUPPORTED")]))

@@ -13,6 +13,7 @@ from ..conftest import claim
 from .conftest import analysis
 
 T4 = t_quantile(0.95, 4)
+CLASSIC = Policy(power_tuning=False)  # λ = 1: the figures below are classic PPI's
 
 
 @pytest.mark.parametrize(
@@ -24,6 +25,7 @@ T4 = t_quantile(0.95, 4)
         ([1, 0, 0, 0], [1], [0], 0.0, None, None, None, -1.0),
         # the judge agrees on the 5 audited: rectifier 0, estimate = judge rate 0.2;
         # Var = 0/5 + (2 * Cov(f, y) = 2 * 0.3 - Var(f) = 1.6/9) / 10 = 0.042222
+        # (without pseudo-labels, which keep a real interval: test_ppi_reference.py)
         (
             [1, 0, 1, 0, 0, 0, 0, 0, 0, 0],
             [1, 0, 1, 0, 0],
@@ -40,7 +42,7 @@ T4 = t_quantile(0.95, 4)
     ],
 )
 def test_ppi_mean(f_all, f_lab, y_lab, estimate, std_error, low, high, rectifier):
-    got = ppi_mean(f_all, f_lab, y_lab)
+    got = ppi_mean(f_all, f_lab, y_lab, lam=1.0, pseudo=False)  # the classic formula
     assert got.estimate == pytest.approx(estimate)
     assert got.std_error == pytest.approx(std_error)
     assert got.rectifier == pytest.approx(rectifier)
@@ -87,7 +89,7 @@ def test_corrected_rate_counts_rated_answers_labels_and_the_judges_precision_rec
         {"c1": False, "c4": False, "c5": True},
         {"candidate": {"c1": True, "c4": False, "c5": False, "c8": True}},
     )
-    r = corrected_rate(analyses, CASES, "candidate", Policy(), audit)
+    r = corrected_rate(analyses, CASES, "candidate", CLASSIC, audit)
     assert (r.n_answers, r.n_sample, r.n_labelled, r.n_by_rule) == (7, 4, 4, 1)
     assert r.judge_rate == pytest.approx(4 / 7) and r.complete
     # rectifiers: c1 0-1, c4 0, c5 1-0, c8 rule 0 -> mean 0: estimate = judge rate
@@ -99,7 +101,7 @@ def test_corrected_rate_counts_rated_answers_labels_and_the_judges_precision_rec
 
 def test_an_unlabelled_answer_makes_the_audit_incomplete_and_is_named():
     analyses = _answers("candidate", {"c1"})
-    r = corrected_rate(analyses, CASES, "candidate", Policy(), _audit(["c1", "c2"], {"c1": True}))
+    r = corrected_rate(analyses, CASES, "candidate", CLASSIC, _audit(["c1", "c2"], {"c1": True}))
     assert not r.complete and (r.n_sample, r.n_labelled) == (2, 1)
     assert r.unlabelled == ["audit:c2:candidate"]
     assert r.estimate == pytest.approx(2 / 8) and r.ci_low is None  # one label, no interval
@@ -115,9 +117,9 @@ def test_change_is_paired_when_both_systems_count_and_label_the_same_cases():
             "candidate": {"c1": True, "c2": True, "c3": False, "c4": False},
         },
     )
-    b = corrected_rate(analyses, CASES, "baseline", Policy(), audit)
-    c = corrected_rate(analyses, CASES, "candidate", Policy(), audit)
-    ch = corrected_change(analyses, CASES, b, c, Policy(), audit)
+    b = corrected_rate(analyses, CASES, "baseline", CLASSIC, audit)
+    c = corrected_rate(analyses, CASES, "candidate", CLASSIC, audit)
+    ch = corrected_change(analyses, CASES, b, c, CLASSIC, audit)
     assert ch.paired and ch.n_cases == 8 and ch.complete
     assert ch.judge_change == pytest.approx(2 / 8)
     # per case g = f_c - f_b = (0, 1, 1, 0, ...), d = y_c - y_b = (0, 1, 0, 0) on the audit
@@ -135,9 +137,9 @@ def test_change_is_independent_when_the_systems_count_different_cases():
             "candidate": {"c1": True, "c2": False, "c3": True, "c4": False},
         },
     )
-    b = corrected_rate(analyses, CASES, "baseline", Policy(), audit)
-    c = corrected_rate(analyses, CASES, "candidate", Policy(), audit)
-    ch = corrected_change(analyses, CASES, b, c, Policy(), audit)
+    b = corrected_rate(analyses, CASES, "baseline", CLASSIC, audit)
+    c = corrected_rate(analyses, CASES, "candidate", CLASSIC, audit)
+    ch = corrected_change(analyses, CASES, b, c, CLASSIC, audit)
     assert not ch.paired and ch.n_cases == 0
     assert ch.estimate == pytest.approx(c.estimate - b.estimate)
     assert ch.std_error == pytest.approx(math.hypot(b.std_error, c.std_error))

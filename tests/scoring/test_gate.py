@@ -15,8 +15,13 @@ from .conftest import analysis
 CASES = [Case(case_id=f"c{i}", question="q", doc_ids=["d"], tags=["lookup"]) for i in range(4)]
 
 
+# These tests are about which rule fires on four cases, so they read the point estimate
+# (decide_on = "estimate"); the interval rule has its own tests in test_decide.py.
+ESTIMATE = {"decide_on": "estimate"}
+
+
 def run_gate(candidate_claims, policy=None, reviewed=(), baseline_claims=None, errors=()):
-    policy = policy or Policy(require_review_before_pass=False)
+    policy = policy or Policy(require_review_before_pass=False, **ESTIMATE)
     analyses = []
     for i, case in enumerate(CASES):
         b = (baseline_claims or {}).get(i, [claim("SUPPORTED")])
@@ -82,7 +87,7 @@ def test_overturned_critical_no_longer_blocks():
 
 def test_pending_review_gives_needs_review_until_reviewed():
     cand = {1: [claim("UNSUPPORTED", "FABRICATION", "HIGH")] + [claim("SUPPORTED")] * 40}
-    policy = Policy(max_fabrication_rate=None, max_rate_increase=0.5)
+    policy = Policy(max_fabrication_rate=None, max_rate_increase=0.5, **ESTIMATE)
     d = run_gate(cand, policy)
     assert d.status == GateStatus.NEEDS_REVIEW and d.exit_code == 3
     assert d.pending_review == ["c1/candidate/0"]
@@ -125,5 +130,7 @@ def test_review_queue_orders_by_severity_and_adds_risky_claims():
 def test_out_of_scope_counted_only_when_policy_says_so():
     cand = {0: [claim("OUT_OF_SCOPE", None, "LOW"), claim("SUPPORTED")]}
     assert run_gate(cand).status == GateStatus.PASSED
-    d = run_gate(cand, Policy(require_review_before_pass=False, count_out_of_scope=True))
+    d = run_gate(
+        cand, Policy(require_review_before_pass=False, count_out_of_scope=True, **ESTIMATE)
+    )
     assert "max_rate_increase" in rules(d, GateStatus.FAILED)

@@ -77,7 +77,12 @@ def test_answer_metrics_types_and_flag():
     assert m["fabrication_rate"] == 0.25
     assert m["contradiction_rate"] == 0.25
     assert m["hallucination_flag"] is True
-    assert answer_metrics(claims(U))["hallucination_flag"] is False  # only contradictions flag
+    # Defined as the answer-level rate's test: a fully fabricated answer is flagged too.
+    assert answer_metrics(claims(U))["hallucination_flag"] is True
+    assert answer_metrics(claims(S))["hallucination_flag"] is False
+    oos = claims("OUT_OF_SCOPE")
+    assert answer_metrics(oos)["hallucination_flag"] is False
+    assert answer_metrics(oos, count_out_of_scope=True)["hallucination_flag"] is True
     assert answer_metrics([])["fabrication_rate"] is None
 
 

@@ -72,21 +72,25 @@ def v1_db(tmp_path):
 def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
     path, report = v1_db
     with Store(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 6
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 6
+        assert store.schema_version == SCHEMA_VERSION == 7
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 7
         assert "label" in {c.name for c in store.db["overrides"].columns}
-        assert store.load_report(report.run_id) == report
+        loaded = store.load_report(report.run_id)
+        # v7 drew the old run's audit seed, once, and the audit log says so
+        assert loaded == report.model_copy(update={"audit_seed": loaded.audit_seed})
+        assert isinstance(loaded.audit_seed, int)
         [o] = store.override_history(report.run_id)
         assert (o.reviewer, o.comment) == ("old-timer", "from v1")
         [row] = store.list_runs()  # the summary cache is filled on first read
         assert row.n_overrides == 1 and row.agreement == 0.0
         assert row.status == GateStatus.FAILED  # q2 is still a CRITICAL contradiction
-        assert [e.actor for e in store.audit()] == ["old-timer"]
+        assert [e.actor for e in store.audit()] == ["old-timer", "halgate-migration"]
+        assert store.audit()[1].detail == {"audit_seed": loaded.audit_seed}
         # v2 made old tables append-only too
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             store.db.execute("DELETE FROM overrides")
     with Store(path) as store:  # reopening is a no-op
-        assert store.schema_version == 6
+        assert store.schema_version == 7
 
 
 def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
@@ -107,13 +111,14 @@ def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
     db.conn.commit()
     db.close()
     with Store(path) as store:
-        assert store.schema_version == 6
+        assert store.schema_version == 7
         columns = {c.name for c in store.db["runs"].columns}
         assert not columns & {"effective", "agreement", "summary_upto"}
         [row] = store.list_runs()  # upto 9 >= the one override: read, not recomputed
         assert (row.status, row.n_overrides) == (GateStatus.PASSED, 5)
         assert row.answer_rate is None  # not in that summary: shown as n/a, never made up
-        assert store.load_report(report.run_id) == report
+        loaded = store.load_report(report.run_id)
+        assert loaded == report.model_copy(update={"audit_seed": loaded.audit_seed})
 
 
 def test_a_summary_stored_before_the_answer_level_rate_is_recomputed_once(v1_db):

@@ -28,8 +28,12 @@ def test_save_and_load_round_trip(store_db):
     with Store(store_db) as store:
         assert store.schema_version == SCHEMA_VERSION
         run_id = store.save_run(report)
-        assert store.load_report(run_id) == report
+        loaded = store.load_report(run_id)
+        # The store draws the audit seed; the report's own value is discarded.
+        assert loaded.audit_seed is not None and loaded.audit_seed != report.audit_seed
+        assert loaded == report.model_copy(update={"audit_seed": loaded.audit_seed})
         assert store.save_run(report) == run_id  # same report again: a no-op
+        assert store.load_report(run_id).audit_seed == loaded.audit_seed
         assert [e.action for e in store.audit()] == ["save_run"]
         [row] = store.list_runs()
     assert row.run_id == run_id and row.suite_name == "tiny" and row.judge_id == "fixture/none@v1"

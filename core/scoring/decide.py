@@ -1,0 +1,177 @@
+"""Three-way rate rules: a limit is judged on the interval, not on the point estimate.
+
+A rate rule (a rate or a change against its limit) reads the evidence at the policy's
+``confidence``:
+
+- FAILED when the whole interval lies above the limit (the evidence says it is exceeded);
+- PASSED when the whole interval lies at or below it (the evidence says it is not);
+- UNDECIDED otherwise, which gates as NEEDS_REVIEW with how many more audit labels would
+  decide it at the current variance.
+
+So an equivalent release fails at most (1 − confidence) / 2 of the time, whatever the audit
+size, instead of about half the time when its true change sits near the limit (docs/gate.md).
+``decide_on = "estimate"`` keeps the old rule (FAILED when the point estimate exceeds the
+limit, never undecided) for those who want a decision from every run.
+
+How many more labels: with n labels behind a standard error s, one more label's variance is
+about n·s²; the interval's half width q·s shrinks below the gap |estimate − limit| once
+n' > n·(q·s / gap)², so ``ceil(n' − n)`` more labels decide it if the estimate stays where it
+is. An estimate on the limit can never be decided that way: the message says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import NamedTuple
+
+from ..inputs.policy import Policy
+from ..models import GateReason, GateStatus
+from .corrected import t_quantile
+
+
+class Call(StrEnum):
+    """What the evidence says of one limit."""
+
+    ABOVE = "above"
+    BELOW = "below"
+    UNDECIDED = "undecided"
+
+
+CALL_STATUS = {Call.ABOVE: GateStatus.FAILED, Call.BELOW: GateStatus.PASSED}
+UNDECIDED_STATUS = GateStatus.NEEDS_REVIEW
+
+
+class RuleEvidence(NamedTuple):
+    """A gated figure: point estimate, interval ends (None when there is none) and the number
+    of labels (or cases) its standard error rests on."""
+
+    estimate: float | None
+    low: float | None
+    high: float | None
+    n: int = 0
+    corrected: bool = False
+    unit: str = ""  # what more of decides, when not audit labels (e.g. "judged pairs")
+
+
+def call(evidence: RuleEvidence, limit: float, policy: Policy) -> Call:
+    """FAILED / PASSED / UNDECIDED for one limit (module doc)."""
+    est = evidence.estimate
+    if policy.decide_on == "estimate":
+        return Call.ABOVE if est is not None and est > limit else Call.BELOW
+    if evidence.low is None or evidence.high is None:
+        return Call.UNDECIDED
+    if evidence.low > limit:
+        return Call.ABOVE
+    if evidence.high <= limit:
+        return Call.BELOW
+    return Call.UNDECIDED
+
+
+def more_to_decide(evidence: RuleEvidence, limit: float, confidence: float) -> int | None:
+    """Labels (or cases) beyond ``evidence.n`` that would decide the limit at the current
+    variance; None when no number can (no interval, fewer than 2, or the estimate on the
+    limit)."""
+    est, lo, hi, n = evidence.estimate, evidence.low, evidence.high, evidence.n
+    if est is None or lo is None or hi is None or n < 2 or math.isclose(est, limit):
+        return None
+    q = t_quantile(confidence, n - 1)
+    std_error = (hi - lo) / (2 * q)
+    needed = n * (q * std_error / abs(est - limit)) ** 2
+    return max(1, math.ceil(needed - n))
+
+
+def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> str:
+    """What an undecided rule asks for: the same words in every face."""
+    more = more_to_decide(evidence, limit, confidence)
+    if evidence.estimate is None or evidence.low is None:
+        return "undecided: too few labels for an interval; label more audit answers to decide"
+    if more is None:
+        return (
+            "undecided: the estimate sits on the limit; no audit size decides it, a reviewer must"
+        )
+    if evidence.corrected:
+        return f"undecided: label {more} more audit answers to decide"
+    if evidence.unit:
+        return f"undecided: about {more} more {evidence.unit} would decide"
+    return (
+        f"undecided: about {more} more cases, or a complete audit with gate_on_corrected, "
+        "would decide"
+    )
+
+
+def rate_reason(
+    rule: str, label: str, evidence: RuleEvidence, limit: float | None, policy: Policy,
+    signed: bool = False,
+) -> GateReason | None:  # fmt: skip
+    """One rate rule's finding with its words: '<label> <estimate> (CI) above / below / holds
+    the limit <limit>'."""
+    if limit is None:
+        return None
+    est = evidence.estimate
+    if est is None:
+        return GateReason(
+            rule=rule, status=GateStatus.PASSED, threshold=limit,
+            message=f"{label}: nothing to measure",
+        )  # fmt: skip
+    verdict = call(evidence, limit, policy)
+    sign = "+" if signed else ""
+    shown = f"{label} {est:{sign}.1%}{ci_words(evidence, policy.confidence, signed)}"
+    more = None
+    if verdict == Call.UNDECIDED:
+        why = undecided_words(evidence, limit, policy.confidence)
+        more = more_to_decide(evidence, limit, policy.confidence)
+        tail = f"straddles the limit {limit:.1%}: {why}"
+    elif policy.decide_on == "estimate":
+        word = "exceeds" if verdict == Call.ABOVE else "within"
+        why = f"the point estimate is {'over' if verdict == Call.ABOVE else 'within'} the limit"
+        tail = f"{word} the limit {limit:.1%} (point-estimate rule)"
+    else:
+        word = "above" if verdict == Call.ABOVE else "within"
+        why = f"the whole interval is {word} the limit"
+        tail = f"{word} the limit {limit:.1%} (the whole interval)"
+    return GateReason(
+        rule=rule,
+        status=CALL_STATUS.get(verdict, UNDECIDED_STATUS),
+        observed=est,
+        threshold=limit,
+        message=f"{shown} {tail}",
+        why=why,
+        more_to_decide=more,
+    )
+
+
+_PRECEDENCE = [GateStatus.HARNESS_ERROR, GateStatus.FAILED, GateStatus.NEEDS_REVIEW]
+_VERB = {
+    GateStatus.HARNESS_ERROR: "judge failed",
+    GateStatus.FAILED: "failed",
+    GateStatus.NEEDS_REVIEW: "waits",
+}
+
+
+def headline(status: GateStatus, reasons: Sequence[GateReason]) -> str:
+    """What the gate decided and why, in one line: each rule that did not pass, with its
+    few words ('max_rate_increase failed: the whole interval is above the limit')."""
+    parts = [
+        f"{r.rule} {_VERB[s]}" + (f": {r.why}" if r.why else "")
+        for s in _PRECEDENCE
+        for r in reasons
+        if r.status == s
+    ]
+    if not parts:
+        return f"{status.value}: every rule passed"
+    return f"{status.value}: " + "; ".join(parts)
+
+
+def worst(reasons: Sequence[GateReason]) -> GateStatus:
+    """The decision of a list of findings: the worst status wins."""
+    return next((s for s in _PRECEDENCE if any(r.status == s for r in reasons)), GateStatus.PASSED)
+
+
+def ci_words(evidence: RuleEvidence, confidence: float, signed: bool = False) -> str:
+    """' (95% CI a to b)', or '' without an interval."""
+    if evidence.low is None or evidence.high is None:
+        return ""
+    f = "+.1%" if signed else ".1%"
+    return f" ({confidence:.0%} CI {evidence.low:{f}} to {evidence.high:{f}})"
