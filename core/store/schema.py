@@ -157,6 +157,14 @@ def m0006_audit_label(db: Database) -> None:
     db.execute("PRAGMA user_version = 6")
 
 
+@_migration("0007_signoff_report_hash")
+def m0007_signoff_report_hash(db: Database) -> None:
+    """A sign-off records the hash of the report it approved, so a report rewritten after
+    the sign-off is found altered on every read (``store.integrity``)."""
+    db.execute("ALTER TABLE signoffs ADD COLUMN report_hash TEXT")
+    db.execute("PRAGMA user_version = 7")
+
+
 SCHEMA_VERSION = len(_NAMES)
 
 

@@ -26,6 +26,7 @@ from ..review import effective as eff
 from ..review.audit import audit_review_ids
 from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
+from .integrity import read_run, verified_report
 from .reviewers import ReviewerMixin
 from .rows import (
     audit_of,
@@ -59,13 +60,15 @@ def _stale_summary(row: dict[str, Any], latest_override: int) -> bool:
     return int(json.loads(row["effective"] or "{}").get("version", 1)) < SUMMARY_VERSION
 
 
-# Every column a run list needs, never the report itself (megabytes per run).
+# Every column a run list needs, never the report itself (megabytes per run). Newest stored
+# first: a report's own created_at is whatever its file says (an upload dated 2099 must not
+# sort first for ever, where `halgate runs --json | jq '.[0]'` would pick it).
 _LIST_RUNS = """
-SELECT r.run_id, r.created_at, r.mode, r.suite_name, r.suite_hash, r.judge_id,
+SELECT r.run_id, r.created_at, r.saved_at, r.mode, r.suite_name, r.suite_hash, r.judge_id,
        r.prompt_version, r.gated_system, r.status, r.exit_code,
        s.effective, s.agreement, s.summary_upto
 FROM runs r LEFT JOIN run_summaries s ON s.run_id = r.run_id
-ORDER BY r.created_at DESC, r.run_id DESC
+ORDER BY coalesce(r.saved_at, r.created_at) DESC, r.rowid DESC
 """
 
 
@@ -174,16 +177,16 @@ class Store(SignOffMixin, ReviewerMixin):
                 "judge": report.judge.judge_id,
                 "status": report.decision.status.value,
                 "claims": len(claims),
+                "report_hash": digest,
             }
             self._audit(actor or _whoami(), "save_run", report.run_id, detail)
         self._refresh(report.run_id, judged=report)
         return report.run_id
 
     def load_report(self, run_id: str) -> RunReport:
-        """The report exactly as the judge produced it (no overrides)."""
-        run_id = self.resolve(run_id)
-        (text,) = self.db.execute("SELECT report FROM runs WHERE run_id = ?", [run_id]).fetchone()
-        return RunReport.model_validate_json(text)
+        """The report exactly as the judge produced it (no overrides), its stored hash
+        verified (``integrity``): RunAlteredError if it was edited since it was stored."""
+        return verified_report(self.db, read_run(self.db, self.resolve(run_id)))[0]
 
     def effective_report(self, run_id: str) -> RunReport:
         """The report with overrides applied and metrics, comparison and decision recomputed."""

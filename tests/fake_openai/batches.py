@@ -39,6 +39,7 @@ class FakeBatches:
         self.polls = 0  # GETs of a batch that still show in_progress before it ends
         self.outcome = "completed"  # completed | failed | expired | cancelled
         self.finished_lines = 0  # expired / cancelled: lines answered before the end
+        self.create_delay = 0.0  # seconds between creating a batch and replying (a kill window)
         self.files: dict[str, dict[str, Any]] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lines: list[Any] = []  # Recorded, one per request line answered
@@ -84,6 +85,8 @@ def serve(handler: Any, fake: Any, method: str, body: bytes) -> None:
         reply = _route(state, fake, handler, method, parts, body)
     if reply is None:
         return  # already written (file content)
+    if parts == ["batches"] and method == "POST" and state.create_delay:
+        time.sleep(state.create_delay)  # created, not yet answered: the client may die here
     code, data = reply
     handler._json(code, data)
 

@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+CLIENT_ID_KEY = "halgate_client_id"
+"""The batch metadata key carrying the id halgate recorded before it submitted the batch."""
+MAX_LISTED = 1000
+"""Batches read from the provider's list (newest first) when looking for an intended one."""
+
 
 class BatchClient:
     """Upload, create, poll and download batches at one OpenAI-compatible endpoint."""
@@ -40,8 +45,11 @@ class BatchClient:
             max_retries=settings.max_retries,
         )
 
-    async def submit(self, content: bytes, filename: str) -> tuple[str, Batch]:
-        """Upload one JSONL file (purpose ``batch``) and create its batch: (file id, batch)."""
+    async def submit(self, content: bytes, filename: str, client_id: str) -> tuple[str, Batch]:
+        """Upload one JSONL file (purpose ``batch``) and create its batch: (file id, batch).
+
+        ``client_id`` goes with the batch as metadata, so ``find`` can tell it again.
+        """
         upload = await self._call(
             self._client.files.create(
                 file=(filename, content, "application/jsonl"), purpose="batch"
@@ -53,11 +61,31 @@ class BatchClient:
                 input_file_id=upload.id,
                 endpoint=ENDPOINT,
                 completion_window=COMPLETION_WINDOW,
-                metadata={"created_by": "halgate"},
+                metadata={"created_by": "halgate", CLIENT_ID_KEY: client_id},
             ),
             "create the batch (POST /batches)",
         )
         return upload.id, batch
+
+    async def find(self, client_id: str) -> Batch | None:
+        """The batch created with ``client_id`` in its metadata, among the newest
+        ``MAX_LISTED`` at this endpoint, or None when the provider has none."""
+        try:
+            seen = 0
+            async for batch in self._client.batches.list(limit=100):
+                if (batch.metadata or {}).get(CLIENT_ID_KEY) == client_id:
+                    return batch
+                seen += 1
+                if seen >= MAX_LISTED:
+                    break
+        except self._openai.APIStatusError as exc:
+            raise EndpointError(self._status_message(exc, "list batches (GET /batches)")) from None
+        except self._openai.APIError as exc:
+            detail = str(getattr(exc, "message", "") or exc)[:200]
+            raise EndpointError(
+                redact(f"cannot list batches at {self.where}: {detail}", self._secret)
+            ) from None
+        return None
 
     async def retrieve(self, batch_id: str) -> Batch:
         """The batch as the provider sees it now (status, request counts, files)."""
