@@ -183,6 +183,15 @@ def check_version(db: Database, where: str) -> None:
         raise newer_schema_error(found, where)
 
 
+def check_current(db: Database, where: str) -> None:
+    """Refuse a database opened read-only that still needs migrations (none can run)."""
+    if not db["runs"].exists() or migrations.pending(db):
+        raise StoreError(
+            f"{where}: the database cannot be written (full disk or read-only) and needs "
+            "upgrading first; free some space and run the command again"
+        )
+
+
 def schema_version(db: Database) -> int:
     """Number of halgate migrations applied to this database."""
     return len(migrations.applied(db))

@@ -39,7 +39,7 @@ from .rows import (
     run_row_of,
     value_or_none,
 )
-from .schema import check_version, migrate, schema_version
+from .schema import check_current, check_version, migrate, schema_version
 from .signoffs import SignOffMixin
 
 DEFAULT_TIMEOUT = 30.0
@@ -77,16 +77,43 @@ class Store(SignOffMixin, ReviewerMixin):
 
     def __init__(self, path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.path = Path(path)
+        self.read_only = False
+        try:
+            self.db = self._open(timeout, read_only=False)
+        except sqlite3.OperationalError as exc:
+            if not self.path.is_file():
+                raise StoreError(f"{self.path}: cannot open the review database: {exc}") from None
+            # A full disk (or a read-only mount): WAL mode cannot create its side files, so
+            # open the file as it is, for reading; a write is then a StoreError saying why.
+            self.db = self._open(timeout, read_only=True)
+            self.read_only = True
+
+    def _open(self, timeout: float, read_only: bool) -> Database:
+        """Connect, check the version, set WAL mode and migrate (read-only: check only)."""
         conn = None
         try:
-            conn = sqlite3.connect(str(self.path), timeout=timeout)
+            if read_only:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+                conn = sqlite3.connect(uri, uri=True, timeout=timeout)
+            else:
+                conn = sqlite3.connect(str(self.path), timeout=timeout)
             conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            self.db = Database(conn, execute_plugins=False)
-            check_version(self.db, str(self.path))  # before WAL mode rewrites the header
-            self.db.execute("PRAGMA journal_mode = WAL")
-            self.db.execute("PRAGMA foreign_keys = ON")
-            self.db.execute("PRAGMA recursive_triggers = ON")
-            migrate(self.db)
+            db = Database(conn, execute_plugins=False)
+            check_version(db, str(self.path))  # before WAL mode rewrites the header
+            if read_only:
+                check_current(db, str(self.path))
+                return db
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA recursive_triggers = ON")
+            migrate(db)
+            return db
+        except sqlite3.OperationalError:
+            if conn is not None:
+                conn.close()
+            if read_only:
+                raise StoreError(f"{self.path}: cannot open the review database") from None
+            raise
         except (sqlite3.DatabaseError, StoreError) as exc:
             if conn is not None:
                 conn.close()
@@ -111,14 +138,24 @@ class Store(SignOffMixin, ReviewerMixin):
 
     @contextmanager
     def _write(self) -> Iterator[None]:
-        """One write transaction; IMMEDIATE takes the lock up front (no upgrade deadlock)."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """One write transaction; IMMEDIATE takes the lock up front (no upgrade deadlock).
+
+        A database that refuses the write (locked past the busy timeout, a full disk, opened
+        read-only) is a StoreError naming it, never a raw sqlite3 error.
+        """
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc}") from None
         try:
             yield
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self.db.rollback()
+            raise StoreError(f"{self.path}: cannot write: {exc}") from None
         except BaseException:
             self.db.rollback()
             raise
-        self.db.execute("COMMIT")
 
     def _audit(self, actor: str, action: str, run_id: str | None, detail: dict) -> None:
         self.db.execute(
@@ -238,8 +275,8 @@ class Store(SignOffMixin, ReviewerMixin):
                     "< json_extract(excluded.effective, '$.version')",
                     [run.run_id, json.dumps(summary), run.agreement.model_dump_json(), upto],
                 )
-        except sqlite3.OperationalError:
-            pass  # only a cache: a read-only or busy file still gets correct numbers
+        except StoreError:
+            pass  # only a cache: a read-only, full or busy file still gets correct numbers
         return summary
 
     # ------------------------------------------------------------------ overrides

@@ -177,3 +177,55 @@ def test_the_dashboard_marks_an_altered_run(stored, monkeypatch):
     at.switch_page("views/overview.py").run()
     assert not at.exception
     assert any(f"run {run_id} is ALTERED" in e.value.replace("\\", "") for e in at.error)
+
+
+def test_reads_survive_a_disk_that_cannot_take_a_byte(stored):
+    """The probe's full disk: WAL mode could not create its side files, so every read
+    command failed. Here the process may not grow any file (RLIMIT_FSIZE 0: the kernel's
+    EFBIG, as a full disk gives ENOSPC); reads open the file read-only, a write says why."""
+    db, run_id = stored
+    code = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+        from halgate.cli import main
+        sys.argv = ["halgate", *sys.argv[1:]]
+        main()
+        """
+    )
+
+    def halgate(*args: str) -> subprocess.CompletedProcess:
+        cmd = [sys.executable, "-c", code, *args, "--db", str(db)]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+    assert not (db.parent / "h.db-shm").exists()  # closed cleanly: no side files left
+    listed = halgate("runs", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout)[0]["run_id"] == run_id
+    assert halgate("show", run_id).returncode == 0
+    assert halgate("gate", run_id).returncode == 1  # the fixture run FAILS: decided, not 4
+    assert halgate("export", run_id, "-f", "markdown").returncode == 0
+    wrote = halgate(
+        "override", run_id, "q1/candidate/0", "--verdict", "SUPPORTED", "-m", "x", "-r", "ana"
+    )
+    assert wrote.returncode == 4 and "cannot write" in wrote.stderr, wrote.stderr
+    assert "Traceback" not in wrote.stderr
+
+
+def test_a_review_on_a_database_locked_past_the_busy_timeout_is_a_store_error(stored):
+    """The Triage probe ended in an exception box: the raw sqlite3 error escaped the store."""
+    from halgate.errors import StoreError
+
+    db, run_id = stored
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    try:
+        with Store(db, timeout=0.2) as store:
+            with pytest.raises(StoreError, match="cannot write: database is locked"):
+                store.add_override(
+                    run_id, "q1/candidate/0", verdict="SUPPORTED", comment="x", reviewer="ana"
+                )
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
