@@ -185,7 +185,7 @@ def test_reads_survive_a_disk_that_cannot_take_a_byte(stored):
     EFBIG, as a full disk gives ENOSPC); reads open the file read-only, a write says why."""
     db, run_id = stored
     code = textwrap.dedent(
-        f"""
+        """
         import resource, signal, sys
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
