@@ -40,6 +40,7 @@ class FakeBatches:
         self.outcome = "completed"  # completed | failed | expired | cancelled
         self.finished_lines = 0  # expired / cancelled: lines answered before the end
         self.create_delay = 0.0  # seconds between creating a batch and replying (a kill window)
+        self.padding = (0, 0)  # (lines, bytes each) of other requests' replies in each output
         self.files: dict[str, dict[str, Any]] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lines: list[Any] = []  # Recorded, one per request line answered
@@ -193,8 +194,12 @@ def _end(state: FakeBatches, fake: Any, batch: dict[str, Any], outcome: str) -> 
         (ok if error is None and response["status_code"] == 200 else bad).append(
             _line(line, response, error)
         )
-    if ok:
-        batch["output_file_id"] = state.add_file(_jsonl(ok), "output.jsonl", "batch_output")["id"]
+    lines_, size = state.padding
+    pad = {"response": {"status_code": 200, "body": {}}, "padding": "x" * size}
+    written = ok + [{"custom_id": f"other-{i}", **pad} for i in range(lines_)]
+    if written:
+        output = state.add_file(_jsonl(written), "output.jsonl", "batch_output")
+        batch["output_file_id"] = output["id"]
     if bad:
         batch["error_file_id"] = state.add_file(_jsonl(bad), "errors.jsonl", "batch_output")["id"]
     batch["request_counts"] = {"total": len(lines), "completed": len(ok), "failed": len(bad)}

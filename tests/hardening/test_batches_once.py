@@ -110,3 +110,27 @@ def test_a_pending_batch_is_polled_only_at_its_own_endpoint(fake_openai, tmp_pat
     assert result.exit_code == 0, result.output
     assert fake_openai.batch_api.calls == []  # no key went to the other endpoint's batch
     assert "not polled" in result.output and other in result.output
+
+
+def test_a_large_batch_output_is_read_line_by_line(fake_openai, tmp_path, tiny_suite):
+    """Medium: a 300 MB output file took 1,063 MB (read whole, then split). Here 150 MB of
+    other requests' replies ride along with the three this run asked for."""
+    import json
+    import textwrap
+
+    fake_openai.batch_api.padding = (1500, 100_000)
+    assert CliRunner().invoke(app, _args(fake_openai, tmp_path, tiny_suite)).exit_code == 5
+    wrapper = textwrap.dedent(
+        """
+        import json, resource, subprocess, sys
+        done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(json.dumps({"rc": done.returncode, "err": done.stderr[-2000:], "peak_mb": peak}))
+        """
+    )
+    cmd = [sys.executable, "-m", "halgate.cli", *_args(fake_openai, tmp_path, tiny_suite)]
+    done = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True)
+    result = json.loads(done.stdout)
+    print(f"150 MB batch output: peak {result['peak_mb']:.0f} MB")
+    assert result["rc"] == 1, result  # collected and decided (the tiny candidate FAILS)
+    assert result["peak_mb"] < 300

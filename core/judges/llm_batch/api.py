@@ -32,7 +32,7 @@ from ..llm.config import LLMSettings, public_url
 from .errors import BatchFailed, BatchPending
 from .jobs import INTENT_PREFIX, BatchJobs
 from .remote import BatchClient
-from .wire import COMPLETION_WINDOW, input_files, read_output
+from .wire import COMPLETION_WINDOW, input_files
 
 if TYPE_CHECKING:
     from openai.types import Batch
@@ -205,14 +205,15 @@ async def _collect(
     case's harness error); a batch that ended badly keeps only the replies, so that the
     next run asks the rest again.
     """
+    wanted = set(jobs.keys_of(batch_id))
     replies: dict[str, Prefetched] = {}
     if remote.output_file_id:
-        replies |= read_output(await client.content(remote.output_file_id), secret)
+        replies |= await client.replies(remote.output_file_id, secret, wanted)
     if keep_errors and remote.error_file_id:
-        errors = read_output(await client.content(remote.error_file_id), secret)
+        errors = await client.replies(remote.error_file_id, secret, wanted)
         replies = errors | replies  # a request answered in the output file wins
     mine: dict[str, Prefetched] = {}
-    for key in jobs.keys_of(batch_id):
+    for key in sorted(wanted):
         found = replies.get(key)
         if found is None and keep_errors:
             found = Prefetched(None, "the Batch API returned no line for this request")
