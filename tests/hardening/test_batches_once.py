@@ -134,3 +134,22 @@ def test_a_large_batch_output_is_read_line_by_line(fake_openai, tmp_path, tiny_s
     print(f"150 MB batch output: peak {result['peak_mb']:.0f} MB")
     assert result["rc"] == 1, result  # collected and decided (the tiny candidate FAILS)
     assert result["peak_mb"] < 300
+
+
+def test_an_api_key_given_on_the_command_line_is_blanked_in_proc_cmdline(
+    fake_openai, tmp_path, tiny_suite
+):
+    """Low: --api-key was visible in /proc/PID/cmdline for the whole run."""
+    fake_openai.batch_api.create_delay = 30.0  # keep the run alive, mid-request
+    cmd = [sys.executable, "-m", "halgate.cli", *_args(fake_openai, tmp_path, tiny_suite)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not fake_openai.batch_api.batches and time.monotonic() < deadline:
+            time.sleep(0.05)
+        shown = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    assert b"--api-key" in shown and KEY.encode() not in shown
+    assert b"*" * len(KEY) in shown
