@@ -213,3 +213,23 @@ def test_the_cli_refuses_an_oversized_question_with_exit_4(tmp_path):
     result = CliRunner().invoke(app, ["run", str(root), "--db", str(tmp_path / "h.db")])
     assert result.exit_code == 4
     assert "cases.jsonl:1: question: is 50001 bytes" in result.output
+
+
+def test_judging_time_is_bounded_per_case(tiny_suite, monkeypatch):
+    """A case past the offline judge's time budget is a harness error of its own case; the
+    others are judged (the probe's 8 MB question ran past 300 s)."""
+    from halgate.judges.offline import judge as offline
+    from halgate.judges.protocol import JudgeTask
+
+    suite = load_suite(tiny_suite)
+    judge = offline.create_offline_judge()
+    tasks = [
+        JudgeTask(case=c, documents=[suite.documents[d] for d in c.doc_ids], answers={"a": a})
+        for c, a in ((c, suite.answers["candidate"][c.case_id].answer) for c in suite.cases)
+    ]
+    assert not any(r.errors for r in judge.judge(tasks))
+    monkeypatch.setattr(offline, "MAX_CASE_SECONDS", -1.0)  # every case is already late
+    results = judge.judge(tasks)
+    assert [r.errors for r in results] == [
+        {"a": "offline judge failed: CaseTimeout: judging took more than -1 s; stopped"}
+    ] * len(tasks)
