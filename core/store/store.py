@@ -43,6 +43,9 @@ from .schema import check_current, check_version, migrate, schema_version
 from .signoffs import SignOffMixin
 
 DEFAULT_TIMEOUT = 30.0
+# SQLite's words for a file it may read but not write (a lock past the busy timeout is not
+# one: that file is opened normally by the next command).
+_CANNOT_WRITE = ("disk I/O error", "disk is full", "readonly", "unable to open database file")
 
 
 def _whoami() -> str:
@@ -81,7 +84,7 @@ class Store(SignOffMixin, ReviewerMixin):
         try:
             self.db = self._open(timeout, read_only=False)
         except sqlite3.OperationalError as exc:
-            if not self.path.is_file():
+            if not self.path.is_file() or not any(w in str(exc) for w in _CANNOT_WRITE):
                 raise StoreError(f"{self.path}: cannot open the review database: {exc}") from None
             # A full disk (or a read-only mount): WAL mode cannot create its side files, so
             # open the file as it is, for reading; a write is then a StoreError saying why.
