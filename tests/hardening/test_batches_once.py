@@ -153,3 +153,21 @@ def test_an_api_key_given_on_the_command_line_is_blanked_in_proc_cmdline(
         proc.wait(timeout=30)
     assert b"--api-key" in shown and KEY.encode() not in shown
     assert b"*" * len(KEY) in shown
+
+
+def test_collect_never_sends_the_environment_key_to_another_endpoint(
+    fake_openai, tmp_path, tiny_suite, monkeypatch
+):
+    """The run named the fake with --base-url; the environment's key is OpenAI's."""
+    submitted = CliRunner().invoke(app, _args(fake_openai, tmp_path, tiny_suite))
+    assert submitted.exit_code == EXIT_BATCH_PENDING, submitted.output
+    (created,) = fake_openai.batch_api.batches
+    calls = list(fake_openai.batch_api.calls)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-key-of-another-provider")
+    args = ["batches", "collect", created, "--db", str(tmp_path / "h.db")]
+    refused = CliRunner().invoke(app, args)
+    assert refused.exit_code == 4, refused.output
+    assert "the key configured here is for https://api.openai.com/v1" in refused.output
+    assert fake_openai.batch_api.calls == calls  # nothing was sent
+    collected = CliRunner().invoke(app, [*args, "--api-key", KEY])  # its own key: fine
+    assert collected.exit_code == 1, collected.output
