@@ -31,6 +31,11 @@ class StoreError(HalgateError):
     """The review database cannot be opened or used (wrong file, newer schema, locked)."""
 
 
+class RunAlteredError(StoreError):
+    """A stored run no longer matches the report hash recorded when it was stored or signed
+    off: it was edited outside halgate (exit code 4; nothing is decided from it)."""
+
+
 class NotFoundError(HalgateError):
     """A run, claim or other record named by the user does not exist in the store."""
 

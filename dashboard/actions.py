@@ -10,6 +10,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from halgate import HalgateError, Policy, Store, SuiteError
 from halgate.inputs import (
@@ -73,7 +74,7 @@ def start_run(
     db: str,
     *,
     folder: str | None,
-    archive: bytes | None,
+    archive: bytes | BinaryIO | None,
     judge: str,
     mode: str,
     policy_choice: str,
@@ -97,7 +98,7 @@ def start_run(
     with tempfile.TemporaryDirectory(prefix="halgate-upload-") as tmp:
         work = Path(tmp)
         try:
-            if archive:
+            if archive is not None:
                 suite_dir = extract_suite_archive(archive, work / "suite")
             elif folder and folder.strip():
                 suite_dir = allowed_suite_folder(folder)  # under the suite roots only

@@ -7,9 +7,11 @@ reviewer from ``halgate.dashboard.state``.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import streamlit as st
+from halgate import HalgateError
 from halgate.dashboard import loaders, state
 
 VIEWS = Path(__file__).parent / "views"
@@ -31,21 +33,33 @@ pages = [
 ]
 page = st.navigation(pages)
 
-with st.sidebar:
-    st.markdown("### halgate")
-    db = state.db_path()
-    st.caption("Database")
-    st.text(db)
-    runs = loaders.run_rows(db)
-    ids = [r.run_id for r in runs]
-    current = state.selected_run()
-    if ids:
-        if current not in ids:
-            current = ids[0]
-            state.select_run(current)
-        choice = st.selectbox("Run", ids, index=ids.index(current))
-        if choice != current:
-            state.select_run(choice)
-    state.identity_box()
 
-page.run()
+def sidebar() -> None:
+    """Database, run choice and reviewer identity."""
+    with st.sidebar:
+        st.markdown("### halgate")
+        db = state.db_path()
+        st.caption("Database")
+        st.text(db)
+        runs = loaders.run_rows(db)
+        ids = [r.run_id for r in runs]
+        current = state.selected_run()
+        if ids:
+            if current not in ids:
+                current = ids[0]
+                state.select_run(current)
+            choice = st.selectbox("Run", ids, index=ids.index(current))
+            if choice != current:
+                state.select_run(choice)
+        state.identity_box()
+
+
+# An expected failure (a file that is not a database, a run ALTERED outside halgate, a full
+# disk, a lock past the busy timeout) is one error line naming it, never an exception box.
+try:
+    sidebar()
+    page.run()
+except HalgateError as exc:
+    st.error(state.plain(str(exc)))
+except sqlite3.Error as exc:
+    st.error(state.plain(f"{state.db_path()}: database error: {exc}"))

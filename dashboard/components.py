@@ -282,6 +282,9 @@ def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> No
     if not reviewer:
         state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
         return
+    if refusal := state.review_refusal():
+        state.flash(refusal, "error")
+        return
     picked = {
         field: None
         if st.session_state.get(f"{key}-{suffix}") in (None, KEEP)
@@ -327,6 +330,9 @@ def record_decision(
     reviewer = state.reviewer()
     if not reviewer:
         state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
+        return
+    if refusal := state.review_refusal():
+        state.flash(refusal, "error")
         return
     choice = st.session_state.get(f"{key}-{field}")
     comment = str(st.session_state.get(f"{key}-comment") or "").strip()

@@ -18,7 +18,12 @@ from contextlib import contextmanager
 
 import streamlit as st
 from halgate import HalgateError, Store
-from halgate.review import allow_unauthenticated_signoff, check_sign_off_identity
+from halgate.review import (
+    allow_unauthenticated_signoff,
+    check_review_identity,
+    check_sign_off_identity,
+    login_identity,
+)
 
 DEFAULT_DB = "halgate.db"
 RUN_KEY = "run_id"
@@ -67,9 +72,7 @@ def logged_in_user() -> str | None:
         info = st.user.to_dict()
     except Exception:  # st.user is unavailable outside a running app
         return None
-    if not info.get("is_logged_in"):
-        return None
-    return str(info.get("email") or info.get("name") or "") or None
+    return login_identity(info)  # a verified email or the subject, never a display name
 
 
 UNAUTHENTICATED = (
@@ -106,8 +109,13 @@ def identity_box() -> str | None:
     st.warning(UNAUTHENTICATED)
     if _unauthenticated_signoff_allowed():
         st.caption("Sign-off by a typed name is allowed on this server.")
+        st.caption("So are reviews: overrides and audit labels by a typed name move the gate.")
     else:
         st.caption("Sign-off from the dashboard is off without a login.")
+        st.caption(
+            "So are reviews: overrides and audit labels would move the gate on a name "
+            "nobody checked."
+        )
     name = st.text_input("Your name (recorded with reviews)", key=REVIEWER_KEY)
     return name.strip() or None
 
@@ -116,6 +124,15 @@ def sign_off_refusal() -> str | None:
     """Why this session may not sign off from the dashboard (core's rule), else None."""
     try:
         check_sign_off_identity(login_configured(), logged_in_user() is not None)
+    except HalgateError as exc:
+        return str(exc)
+    return None
+
+
+def review_refusal() -> str | None:
+    """Why this session may not record overrides or audit labels (core's rule), else None."""
+    try:
+        check_review_identity(login_configured(), logged_in_user() is not None)
     except HalgateError as exc:
         return str(exc)
     return None

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import HalgateError
+from ..errors import HalgateError, UsageError
 from .app import app, fail, out
 from .llm_options import ApiKeyFileOpt, ApiKeyOpt, BaseUrlOpt, key_option
 
@@ -105,6 +105,20 @@ def batches(
                 out.print(f"  {extra}", markup=False)
 
 
+def check_configured_endpoint(batch_id: str, recorded: str | None) -> None:
+    """Refuse to send the configured key (environment or halgate.toml) to the endpoint a
+    batch's run named on its command line, when that is not the key's own endpoint."""
+    from ..judges.llm.config import public_url, resolve_settings
+
+    here = public_url(resolve_settings({}).base_url)
+    if recorded is not None and public_url(recorded) != here:
+        raise UsageError(
+            f"batch {batch_id} was sent to {public_url(recorded)}, but the key configured here "
+            f"is for {here or 'https://api.openai.com/v1'}: give that endpoint's key with "
+            "--api-key-file (or --api-key), or --base-url"
+        )
+
+
 @batches_app.command("collect", short_help="Finish the run of a completed batch.")
 def collect_batch(
     batch_id: Annotated[str, typer.Argument(help="The batch id, as `halgate batches` lists it.")],
@@ -127,6 +141,8 @@ def collect_batch(
     try:
         key = key_option(api_key, api_key_file)
         inputs = RunInputs.from_record(batch_run_inputs(db, batch_id))
+        if key is None and base_url is None:
+            check_configured_endpoint(batch_id, inputs.base_url)
     except HalgateError as exc:
         raise fail(exc) from None
     inputs = dataclasses.replace(

@@ -19,6 +19,7 @@ from typing import Annotated
 
 import typer
 
+from ..inputs.archive import MAX_ARCHIVE_BYTES
 from .app import app, err
 
 FLAGS = {
@@ -28,6 +29,8 @@ FLAGS = {
     "server.fileWatcherType": "none",
     "client.toolbarMode": "minimal",
     "client.showErrorDetails": "none",  # no tracebacks or exception text in the browser
+    # An upload above this is refused by the server before it is held in memory.
+    "server.maxUploadSize": str(MAX_ARCHIVE_BYTES // 2**20),
     "theme.base": "light",
     "theme.primaryColor": "#1f4e79",
 }
@@ -52,7 +55,9 @@ def dashboard(
             help="Review database to open. Default: $HALGATE_DB, else ./halgate.db.",
         ),
     ] = Path("halgate.db"),
-    port: Annotated[int, typer.Option("--port", "-p", help="Port to serve on.")] = 8501,
+    port: Annotated[
+        int, typer.Option("--port", "-p", min=1, max=65535, help="Port to serve on (1-65535).")
+    ] = 8501,
     address: Annotated[
         str,
         typer.Option(

@@ -97,8 +97,16 @@ DryRunOpt = Annotated[
 
 
 def key_option(api_key: str | None, api_key_file: Path | None) -> str | None:
-    """The key given on the command line: ``--api-key`` or the content of ``--api-key-file``."""
+    """The key given on the command line: ``--api-key`` or the content of ``--api-key-file``.
+
+    A key given with ``--api-key`` is then blanked in the process's command line
+    (``argv_secret``), so ``ps`` and ``/proc/PID/cmdline`` do not show it for the run.
+    """
     if api_key_file is None:
+        if api_key:
+            from .argv_secret import hide_in_argv
+
+            hide_in_argv(api_key)
         return api_key
     from ..judges.llm.config import read_key_file
 

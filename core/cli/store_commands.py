@@ -353,9 +353,10 @@ def export(
     if out_path is None:
         typer.echo(text, nl=False)
         return
-    try:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
-        out_path.write_text(text, encoding="utf-8")
+    from ..reports.atomic import write_atomically
+
+    try:  # a temporary file, then a rename: never half a file, never through a link
+        write_atomically(out_path, text.encode("utf-8"))
     except OSError as exc:
         raise fail(StoreError(f"{out_path}: cannot write: {exc.strerror}")) from None
     out.print(f"wrote {fmt.value} to {out_path}", markup=False)

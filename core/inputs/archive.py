@@ -1,8 +1,12 @@
 """Unpack an uploaded, zipped suite folder safely.
 
 An upload is untrusted: entries that would land outside the target folder (absolute paths,
-``..``), links, and archives that expand past a size limit are refused before anything is
-written, so a crafted zip cannot overwrite files or fill the disk. Entries that are
+``..``), links, and archives whose headers declare more than the size limit are refused
+before anything is written, so a crafted zip cannot overwrite files or fill the disk. The
+declared sizes are only a first filter: every entry is then streamed in chunks of
+``CHUNK_BYTES`` with the bytes it *actually* expands to counted against the same limit (and
+against its own declared size), so a zip bomb whose headers lie stops after at most one
+chunk past the limit, never expanded in memory. Entries that are
 encrypted, use an unknown compression method, clash with each other (a file and a folder of
 the same name, one name twice) or carry over-long names are refused up front too; a damaged
 entry (bad CRC, corrupt deflate data) is reported by name when it is read.
@@ -15,10 +19,13 @@ import lzma
 import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 from ..errors import SuiteError
 
 MAX_BYTES = 200 * 1024 * 1024
+MAX_ARCHIVE_BYTES = 50 * 1024 * 1024  # the zip itself, as uploaded (the dashboard's limit)
+CHUNK_BYTES = 1024 * 1024
 MAX_FILES = 10_000
 MAX_NAME_BYTES = 255  # one path component, as most file systems allow
 MAX_PATH_BYTES = 1024
@@ -60,13 +67,44 @@ def _clashes(infos: list[zipfile.ZipInfo]) -> list[str]:
     return problems
 
 
-def _extract(archive: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path) -> None:
+class _Budget:
+    """Bytes the archive may still expand to, counted as they are actually written."""
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+
+    def take(self, info: zipfile.ZipInfo, written: int, n: int) -> None:
+        """Count ``n`` more bytes of ``info``; refuse past the limit or its declared size."""
+        self.left -= n
+        if self.left < 0:
+            raise SuiteError(
+                [f"{info.filename}: upload expands to more than {MAX_BYTES // 2**20} MiB"]
+            )
+        if written + n > info.file_size:
+            raise SuiteError(
+                [
+                    f"{info.filename}: damaged entry in the archive: expands past its declared "
+                    f"size of {info.file_size} bytes"
+                ]
+            )
+
+
+def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, budget: _Budget) -> None:
+    """Copy one entry chunk by chunk, counting the actual bytes (never the declared ones)."""
+    written = 0
+    with archive.open(info) as src, open(target, "wb") as out:
+        while chunk := src.read(CHUNK_BYTES):
+            budget.take(info, written, len(chunk))
+            out.write(chunk)
+            written += len(chunk)
+
+
+def _extract(archive: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, budget: _Budget) -> None:
     """Write one entry; damaged data or a file system refusal is a SuiteError naming it."""
     target = dest.joinpath(*PurePosixPath(info.filename).parts)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        with archive.open(info) as src, open(target, "wb") as out:
-            out.write(src.read())
+        _stream(archive, info, target, budget)
     except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError) as exc:
         raise SuiteError([f"{info.filename}: damaged entry in the archive: {exc}"]) from None
     except (NotImplementedError, RuntimeError) as exc:  # unsupported method, password needed
@@ -75,15 +113,25 @@ def _extract(archive: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path) -> Non
         raise SuiteError([f"{info.filename}: cannot be extracted: {exc.strerror or exc}"]) from None
 
 
-def extract_suite_archive(data: bytes, dest: Path | str) -> Path:
+def extract_suite_archive(data: bytes | BinaryIO, dest: Path | str) -> Path:
     """Extract a zipped suite into ``dest`` and return the suite folder inside it.
+
+    ``data`` is the zip's bytes or a seekable binary file (an upload is read from where it
+    lies, never copied whole into memory again); a zip above ``MAX_ARCHIVE_BYTES`` is refused.
 
     A zip holding one top-level folder (the usual ``zip -r suite.zip suite/``) yields that
     folder; otherwise ``dest`` itself. Raises SuiteError naming what is wrong.
     """
     dest = Path(dest)
+    source = io.BytesIO(data) if isinstance(data, bytes | bytearray) else data
+    size = source.seek(0, io.SEEK_END)
+    source.seek(0)
+    if size > MAX_ARCHIVE_BYTES:
+        raise SuiteError(
+            [f"upload: the zip is {size} bytes, above {MAX_ARCHIVE_BYTES // 2**20} MiB"]
+        )
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
+        archive = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError) as exc:
         raise SuiteError([f"upload: not a zip archive ({exc})"]) from None
     infos = [i for i in archive.infolist() if not i.is_dir()]
@@ -95,8 +143,9 @@ def extract_suite_archive(data: bytes, dest: Path | str) -> Path:
     if problems:
         raise SuiteError(problems)
     dest.mkdir(parents=True, exist_ok=True)
+    budget = _Budget(MAX_BYTES)
     for info in infos:
-        _extract(archive, info, dest)
+        _extract(archive, info, dest, budget)
     tops = {PurePosixPath(i.filename).parts[0] for i in infos if i.filename.strip("/")}
     tops.discard("__MACOSX")
     if len(tops) == 1 and (dest / next(iter(tops))).is_dir():

@@ -13,7 +13,10 @@ Layout::
 Each problem is reported as ``path:line: field: message``; nothing is evaluated until the
 whole folder is clean. Two limits keep a run's memory and cost bounded: a document (a
 ``documents.jsonl`` record, a file of ``documents/`` or a case's inline document) of more
-than ``MAX_DOCUMENT_BYTES`` of UTF-8 text, and more than ``MAX_CASES`` cases, are refused.
+than ``MAX_DOCUMENT_BYTES`` of UTF-8 text, and more than ``MAX_CASES`` cases, are refused;
+so are a folder above ``limits.MAX_SUITE_BYTES``, a line above ``limits.MAX_LINE_BYTES`` and
+a question, answer, reference answer or label field above its limit (``limits``). Lines end
+at ``\n`` only: U+2028 or U+0085 inside a JSON string is text, not a line break.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import SuiteError
 from ..models import Answer, Case, Document, Suite
+from .limits import MAX_LINE_BYTES, MAX_SUITE_BYTES, oversized_field
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -90,12 +94,49 @@ def _surrogate_field(obj: dict[str, Any]) -> str | None:
     return None
 
 
-def read_jsonl(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) for each non-blank line; bad lines become problems."""
-    text = _read_text(path, problems)
-    if text is None:
+def _raw_lines(path: Path, problems: _Problems) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line, split at ``\n`` only (U+2028 and U+0085 are text
+    inside a JSON string, not line ends); read a line at a time, so a line above
+    ``MAX_LINE_BYTES`` is refused without being held, and so is a file that is not UTF-8."""
+    if path.is_dir():
+        problems.add(path, None, "(file)", "is a directory, not a file")
         return
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed by the with below, after the check
+    except OSError as exc:
+        problems.add(path, None, "(file)", f"cannot read: {exc.strerror or exc}")
+        return
+    with f:
+        lineno, offset = 0, 0
+        while raw := f.readline(MAX_LINE_BYTES + 1):
+            lineno += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                problems.add(
+                    path,
+                    lineno,
+                    "(line)",
+                    f"longer than {MAX_LINE_BYTES} bytes, the limit of a line",
+                )
+                while raw and not raw.endswith(b"\n"):  # skip the rest, a chunk at a time
+                    raw = f.readline(2**20)
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problems.add(path, lineno, "(file)", f"not UTF-8 text (byte {offset + exc.start})")
+                return
+            offset += len(raw)
+            yield lineno, text.rstrip("\r\n")
+
+
+def read_jsonl(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) for each non-blank line; bad lines become problems.
+
+    A text field above its limit (``limits.oversized_field``) is a problem too; the text of
+    a document is left to the document limit.
+    """
+    documents = path.name in ("documents.jsonl", "cases.jsonl")
+    for lineno, raw in _raw_lines(path, problems):
         if not raw.strip():
             continue
         try:
@@ -112,6 +153,10 @@ def read_jsonl(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str,
         field = _surrogate_field(obj) if _SURROGATE_ESCAPE.search(raw) else None
         if field is not None:
             problems.add(path, lineno, field, "contains a lone surrogate (an invalid \\u escape)")
+            continue
+        oversized = oversized_field(obj, documents)
+        if oversized is not None:
+            problems.add(path, lineno, *oversized)
             continue
         yield lineno, obj
 
@@ -257,6 +302,18 @@ def _content_hash(folder: Path) -> str:
     return h.hexdigest()
 
 
+def _folder_bytes(folder: Path) -> int:
+    """Bytes of every file in the folder (links inside it are not followed twice)."""
+    total = 0
+    for here, _, files in os.walk(folder, followlinks=False):
+        for name in files:
+            try:
+                total += (Path(here) / name).lstat().st_size
+            except OSError:  # vanished or unreadable: reported when it is read
+                continue
+    return total
+
+
 def _links_outside(folder: Path) -> list[str]:
     """Symbolic links in the folder whose target lies outside it (never followed)."""
     root = folder.resolve()
@@ -318,6 +375,10 @@ def load_suite(
     links = _links_outside(folder)
     if links:
         raise SuiteError(links)
+    total = _folder_bytes(folder)
+    if total > MAX_SUITE_BYTES:
+        limit = f"above the limit of {MAX_SUITE_BYTES}"
+        raise SuiteError([f"{folder}: (folder): the suite is {total} bytes, {limit}"])
     p = _Problems()
     name = folder.resolve().name
     meta = folder / "suite.json"

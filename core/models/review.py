@@ -64,6 +64,10 @@ class SignOff(Record):
     created_at: str
     decision_status: GateStatus = Field(description="Effective gate status when signed.")
     inputs_hash: str = Field(description="Hash of the report and overrides the decision used.")
+    report_hash: str | None = Field(
+        default=None,
+        description="Hash of the judged report approved (None: signed before it was kept).",
+    )
     stale: bool = Field(
         default=False, description="True when an override was recorded after this sign-off."
     )
@@ -139,7 +143,10 @@ class RunRow(Record):
     """A run as listed by ``Store.list_runs``: identity plus effective status and rates."""
 
     run_id: str
-    created_at: str
+    created_at: str = Field(description="When the report says it was made (its own field).")
+    saved_at: str | None = Field(
+        default=None, description="When this store saved it: the order of the run list."
+    )
     mode: Mode
     suite_name: str
     suite_hash: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from .record import Record
 from .verdicts import Severity
@@ -33,6 +33,13 @@ class Case(Record):
     tags: list[str] = Field(default_factory=list, description="Failure modes, e.g. multi-hop.")
     risk_level: Severity | None = Field(default=None, description="Risk of the case's domain.")
     domain: str | None = Field(default=None, description="Subject area, e.g. medication.")
+
+    @field_validator("risk_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        """``critical`` or ``Critical`` is the level CRITICAL (refusing it named the spelling
+        it refused as the one allowed)."""
+        return value.strip().upper() if isinstance(value, str) else value
 
 
 class Answer(Record):

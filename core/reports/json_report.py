@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +17,7 @@ from ..collector import collector_paused
 from ..errors import ReportError
 from ..inputs import Policy
 from ..models import SCHEMA_VERSION, ReviewedReport, RunReport
+from .atomic import write_atomically
 from .schemas import load_schema
 
 # A decoded JSON document, as jsonschema validates it.
@@ -132,16 +131,9 @@ def write_report(report: RunReport, path: Path | str) -> Path:
         data = report_to_bytes(report)
     except PydanticSerializationError as exc:  # a lone surrogate that slipped past the inputs
         raise ReportError(f"{path}: report holds text that is not valid Unicode: {exc}") from None
-    tmp: str | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
+        write_atomically(path, data)
     except OSError as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
         raise ReportError(f"{path}: cannot write the report: {exc.strerror or exc}") from None
     return path
 
@@ -230,7 +222,19 @@ def parse_report(text: str | bytes, source: str = "report") -> RunReport:
         error = exc.errors()[0]
         where = "/".join(map(str, ("policy", *error["loc"])))
         raise ReportError(f"{source}: {where}: {error['msg']}") from None
+    _check_cases(report, source)
     return report
+
+
+def _check_cases(report: RunReport, source: str) -> None:
+    """Refuse analyses of cases the report does not hold (``"cases": []`` beside analyses
+    made the Overview page fail): every reader joins an analysis to its case."""
+    known = {c.case_id for c in report.cases}
+    for i, analysis in enumerate(report.analyses):
+        if analysis.case_id not in known:
+            raise ReportError(
+                f"{source}: analyses/{i}/case_id: case {analysis.case_id!r} is not in cases"
+            )
 
 
 def load_report(path: Path | str) -> RunReport:

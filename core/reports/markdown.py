@@ -20,6 +20,7 @@ from .common import (
     severe_claims,
     signoff_in_force_text,
     signoff_line,
+    terminal_text,
 )
 from .summary import (
     MEASURE_TITLES,
@@ -50,7 +51,7 @@ def md_text(text: str, limit: int = 300) -> str:
     """Untrusted text made inert in Markdown: one line, HTML-escaped, emphasis, link, code
     and table characters backslashed, a leading heading/list/quote marker escaped, mentions
     and autolinks defused."""
-    one_line = " ".join(text.split())
+    one_line = " ".join(terminal_text(text).split())
     if len(one_line) > limit:
         one_line = one_line[: limit - 1] + "…"
     inert = _MD_INLINE.sub(r"\\\1", html.escape(one_line, quote=False))
@@ -219,4 +220,6 @@ def markdown_report(report: RunReport) -> str:
             f"{len(d.pending_review)} claim(s) await review: "
             + md_code(f"halgate review {report.run_id}"),
         ]
-    return "\n".join(lines) + "\n"
+    # CI appends this to $GITHUB_STEP_SUMMARY: no NUL, ESC, BEL or other control character
+    # from an answer may reach it (the HTML, JUnit and terminal renderings strip them too).
+    return terminal_text("\n".join(lines) + "\n")

@@ -26,8 +26,10 @@ from .reviewed import (
 from .rights import (
     allow_unauthenticated_signoff,
     check_approval,
+    check_review_identity,
     check_sign_off,
     check_sign_off_identity,
+    login_identity,
     may_sign_off,
     release_managers,
 )
@@ -51,7 +53,9 @@ __all__ = [
     "claim_review",
     "check_approval",
     "check_sign_off",
+    "check_review_identity",
     "check_sign_off_identity",
+    "login_identity",
     "effective_report",
     "first_order_preference",
     "gated_measure",

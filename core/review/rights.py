@@ -138,6 +138,48 @@ def check_sign_off_identity(
         )
 
 
+def check_review_identity(
+    login_configured: bool, logged_in: bool, allow_unauthenticated: bool | None = None
+) -> None:
+    """Raise PermissionDeniedError unless the dashboard may record this session's reviews.
+
+    Overrides and audit labels move the gate as surely as a sign-off (a typed name could
+    overturn a CRITICAL claim and turn FAILED into PASSED), so the same switch governs them:
+    a logged-in user may review; with a login configured nobody else may; without one a
+    typed name may only where ``allow_unauthenticated`` (default: the server's
+    ``allow_unauthenticated_signoff()``) is true.
+    """
+    if logged_in:
+        return
+    if login_configured:
+        raise PermissionDeniedError("review refused: log in first (sidebar, Log in)")
+    if allow_unauthenticated is None:
+        allow_unauthenticated = allow_unauthenticated_signoff()
+    if not allow_unauthenticated:
+        raise PermissionDeniedError(
+            "reviews are off: this dashboard runs unauthenticated, so a typed name proves "
+            "nothing and its overrides and audit labels would move the gate; configure the "
+            f"login, or allow it on this server with {ALLOW_ENV_VAR}=1 or {ALLOW_KEY} = true "
+            "(or use halgate override)"
+        )
+
+
+def login_identity(user: Mapping[str, object]) -> str | None:
+    """Who a login says the user is: a verified email, else the provider's subject.
+
+    A display name (``name``) is whatever the account holder typed, and so is an email the
+    provider has not verified: neither may be recorded as a reviewer or match a release
+    manager. None when nobody is logged in or the login gives neither.
+    """
+    if not user.get("is_logged_in"):
+        return None
+    email = str(user.get("email") or "").strip()
+    if email and user.get("email_verified") is True:
+        return email
+    subject = str(user.get("sub") or "").strip()
+    return subject or None
+
+
 OVERRIDE_GATE_HINT = "--override-gate in the CLI, the acknowledgement box on the Sign-off page"
 
 

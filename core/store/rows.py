@@ -85,6 +85,7 @@ def run_row_of(row: dict[str, Any], signoff: SignOff | None) -> RunRow:
     return RunRow(
         run_id=row["run_id"],
         created_at=row["created_at"],
+        saved_at=row.get("saved_at"),
         mode=row["mode"],
         suite_name=row["suite_name"],
         suite_hash=row["suite_hash"],

@@ -180,6 +180,14 @@ def m0007_audit_seed(db: Database) -> None:
     db.execute("PRAGMA user_version = 7")
 
 
+@_migration("0008_signoff_report_hash")
+def m0008_signoff_report_hash(db: Database) -> None:
+    """A sign-off records the hash of the report it approved, so a report rewritten after
+    the sign-off is found altered on every read (``store.integrity``)."""
+    db.execute("ALTER TABLE signoffs ADD COLUMN report_hash TEXT")
+    db.execute("PRAGMA user_version = 8")
+
+
 SCHEMA_VERSION = len(_NAMES)
 
 
@@ -196,6 +204,15 @@ def check_version(db: Database, where: str) -> None:
     found = db.execute("PRAGMA user_version").fetchone()[0]
     if found > SCHEMA_VERSION:
         raise newer_schema_error(found, where)
+
+
+def check_current(db: Database, where: str) -> None:
+    """Refuse a database opened read-only that still needs migrations (none can run)."""
+    if not db["runs"].exists() or migrations.pending(db):
+        raise StoreError(
+            f"{where}: the database cannot be written (full disk or read-only) and needs "
+            "upgrading first; free some space and run the command again"
+        )
 
 
 def schema_version(db: Database) -> int:

@@ -52,7 +52,11 @@ class SignOffMixin:
     """Sign-off methods of the Store (split out to keep one idea per module)."""
 
     def inputs_hash(self: _Host, run_id: str) -> str:
-        """Hash of the judged report and every override of the run, as of now."""
+        """Hash of the judged report and every override of the run, as of now.
+
+        It reads the recorded report hash without re-reading the report (the run list asks
+        it of every run); whether the report still matches it is ``load_report``'s check.
+        """
         run_id = self.resolve(run_id)
         (digest,) = self.db.execute(
             "SELECT report_hash FROM runs WHERE run_id = ?", [run_id]
@@ -87,6 +91,7 @@ class SignOffMixin:
         )
         rights.check_sign_off(reviewer, managers, run_id)
         inputs = self.inputs_hash(run_id)
+        digest = eff.report_hash(report)
         status = eff.effective_report(report, self.override_history(run_id)).decision.status
         overridden = rights.check_approval(
             choice == SignOffDecision.APPROVED, status, override_gate, run_id
@@ -95,8 +100,19 @@ class SignOffMixin:
         with self._write():
             cur = self.db.execute(
                 "INSERT INTO signoffs (run_id, decision, reviewer, comment, created_at, "
-                "decision_status, inputs_hash, override_gate) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [run_id, choice.value, reviewer, comment, at, status.value, inputs, overridden],
+                "decision_status, inputs_hash, override_gate, report_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    run_id,
+                    choice.value,
+                    reviewer,
+                    comment,
+                    at,
+                    status.value,
+                    inputs,
+                    overridden,
+                    digest,
+                ],
             )
             sid = rowid(cur)
             detail: dict[str, Any] = {
@@ -105,6 +121,7 @@ class SignOffMixin:
                 "override_gate": overridden,
                 "comment": comment,
                 "signoff_id": sid,
+                "report_hash": digest,
             }
             self._audit(reviewer, "signoff", run_id, detail)
         return SignOff(
@@ -116,6 +133,7 @@ class SignOffMixin:
             created_at=at,
             decision_status=status,
             inputs_hash=inputs,
+            report_hash=digest,
             override_gate=overridden,
             in_force=True,
         )

@@ -26,6 +26,7 @@ from ..review import effective as eff
 from ..review.audit import audit_review_ids, draw_audit_seed
 from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
+from .integrity import read_run, verified_report
 from .reviewers import ReviewerMixin
 from .rows import (
     audit_of,
@@ -38,10 +39,13 @@ from .rows import (
     run_row_of,
     value_or_none,
 )
-from .schema import check_version, migrate, schema_version
+from .schema import check_current, check_version, migrate, schema_version
 from .signoffs import SignOffMixin
 
 DEFAULT_TIMEOUT = 30.0
+# SQLite's words for a file it may read but not write (a lock past the busy timeout is not
+# one: that file is opened normally by the next command).
+_CANNOT_WRITE = ("disk I/O error", "disk is full", "readonly", "unable to open database file")
 
 
 def _whoami() -> str:
@@ -59,13 +63,15 @@ def _stale_summary(row: dict[str, Any], latest_override: int) -> bool:
     return int(json.loads(row["effective"] or "{}").get("version", 1)) < SUMMARY_VERSION
 
 
-# Every column a run list needs, never the report itself (megabytes per run).
+# Every column a run list needs, never the report itself (megabytes per run). Newest stored
+# first: a report's own created_at is whatever its file says (an upload dated 2099 must not
+# sort first for ever, where `halgate runs --json | jq '.[0]'` would pick it).
 _LIST_RUNS = """
-SELECT r.run_id, r.created_at, r.mode, r.suite_name, r.suite_hash, r.judge_id,
+SELECT r.run_id, r.created_at, r.saved_at, r.mode, r.suite_name, r.suite_hash, r.judge_id,
        r.prompt_version, r.gated_system, r.status, r.exit_code,
        s.effective, s.agreement, s.summary_upto
 FROM runs r LEFT JOIN run_summaries s ON s.run_id = r.run_id
-ORDER BY r.created_at DESC, r.run_id DESC
+ORDER BY coalesce(r.saved_at, r.created_at) DESC, r.rowid DESC
 """
 
 
@@ -74,16 +80,43 @@ class Store(SignOffMixin, ReviewerMixin):
 
     def __init__(self, path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.path = Path(path)
+        self.read_only = False
+        try:
+            self.db = self._open(timeout, read_only=False)
+        except sqlite3.OperationalError as exc:
+            if not self.path.is_file() or not any(w in str(exc) for w in _CANNOT_WRITE):
+                raise StoreError(f"{self.path}: cannot open the review database: {exc}") from None
+            # A full disk (or a read-only mount): WAL mode cannot create its side files, so
+            # open the file as it is, for reading; a write is then a StoreError saying why.
+            self.db = self._open(timeout, read_only=True)
+            self.read_only = True
+
+    def _open(self, timeout: float, read_only: bool) -> Database:
+        """Connect, check the version, set WAL mode and migrate (read-only: check only)."""
         conn = None
         try:
-            conn = sqlite3.connect(str(self.path), timeout=timeout)
+            if read_only:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+                conn = sqlite3.connect(uri, uri=True, timeout=timeout)
+            else:
+                conn = sqlite3.connect(str(self.path), timeout=timeout)
             conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            self.db = Database(conn, execute_plugins=False)
-            check_version(self.db, str(self.path))  # before WAL mode rewrites the header
-            self.db.execute("PRAGMA journal_mode = WAL")
-            self.db.execute("PRAGMA foreign_keys = ON")
-            self.db.execute("PRAGMA recursive_triggers = ON")
-            migrate(self.db)
+            db = Database(conn, execute_plugins=False)
+            check_version(db, str(self.path))  # before WAL mode rewrites the header
+            if read_only:
+                check_current(db, str(self.path))
+                return db
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA recursive_triggers = ON")
+            migrate(db)
+            return db
+        except sqlite3.OperationalError:
+            if conn is not None:
+                conn.close()
+            if read_only:
+                raise StoreError(f"{self.path}: cannot open the review database") from None
+            raise
         except (sqlite3.DatabaseError, StoreError) as exc:
             if conn is not None:
                 conn.close()
@@ -108,14 +141,24 @@ class Store(SignOffMixin, ReviewerMixin):
 
     @contextmanager
     def _write(self) -> Iterator[None]:
-        """One write transaction; IMMEDIATE takes the lock up front (no upgrade deadlock)."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """One write transaction; IMMEDIATE takes the lock up front (no upgrade deadlock).
+
+        A database that refuses the write (locked past the busy timeout, a full disk, opened
+        read-only) is a StoreError naming it, never a raw sqlite3 error.
+        """
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc}") from None
         try:
             yield
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self.db.rollback()
+            raise StoreError(f"{self.path}: cannot write: {exc}") from None
         except BaseException:
             self.db.rollback()
             raise
-        self.db.execute("COMMIT")
 
     def _audit(self, actor: str, action: str, run_id: str | None, detail: dict) -> None:
         self.db.execute(
@@ -177,18 +220,22 @@ class Store(SignOffMixin, ReviewerMixin):
                 "status": report.decision.status.value,
                 "claims": len(claims),
                 "audit_seed": seed,
+                "report_hash": digest,
             }
             self._audit(actor or _whoami(), "save_run", report.run_id, detail)
         self._refresh(report.run_id, judged=report.model_copy(update={"audit_seed": seed}))
         return report.run_id
 
     def load_report(self, run_id: str) -> RunReport:
-        """The report exactly as the judge produced it (no overrides)."""
+        """The report exactly as the judge produced it (no overrides), its stored hash
+        verified (``integrity``): RunAlteredError if it was edited since it was stored. The
+        audit seed is the store's own, drawn when the run was saved."""
         run_id = self.resolve(run_id)
-        text, seed = self.db.execute(
-            "SELECT report, audit_seed FROM runs WHERE run_id = ?", [run_id]
+        report = verified_report(self.db, read_run(self.db, run_id))[0]
+        (seed,) = self.db.execute(
+            "SELECT audit_seed FROM runs WHERE run_id = ?", [run_id]
         ).fetchone()
-        return RunReport.model_validate_json(text).model_copy(update={"audit_seed": seed})
+        return report.model_copy(update={"audit_seed": seed})
 
     def effective_report(self, run_id: str) -> RunReport:
         """The report with overrides applied and metrics, comparison and decision recomputed."""
@@ -240,8 +287,8 @@ class Store(SignOffMixin, ReviewerMixin):
                     "< json_extract(excluded.effective, '$.version')",
                     [run.run_id, json.dumps(summary), run.agreement.model_dump_json(), upto],
                 )
-        except sqlite3.OperationalError:
-            pass  # only a cache: a read-only or busy file still gets correct numbers
+        except StoreError:
+            pass  # only a cache: a read-only, full or busy file still gets correct numbers
         return summary
 
     # ------------------------------------------------------------------ overrides

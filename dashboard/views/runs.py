@@ -215,7 +215,7 @@ with start:
             run_id = actions.start_run(
                 db,
                 folder=folder if source.startswith("Folder") else None,
-                archive=archive.getvalue() if archive and source.startswith("Upload") else None,
+                archive=archive if archive and source.startswith("Upload") else None,
                 judge=judge,
                 mode=mode,
                 baseline=baseline,

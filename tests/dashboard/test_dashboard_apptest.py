@@ -220,7 +220,7 @@ def test_release_managers_from_the_environment_may_sign_off(app, dashboard_db, m
 
 
 def test_logged_in_user_is_the_reviewer(app, dashboard_db):
-    app.user = {"is_logged_in": True, "email": "rita", "name": "Rita"}
+    app.user = {"is_logged_in": True, "email": "rita", "email_verified": True, "name": "Rita"}
     goto(app, "signoff")
     assert "rita" in texts(app.sidebar.text)
     _sign(app, "approved", override_gate=True)

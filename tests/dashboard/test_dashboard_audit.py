@@ -27,6 +27,7 @@ def audit_app(store_db, monkeypatch) -> tuple[AppTest, list[str]]:
             store.add_override(RUN, claim, comment="confirmed", reviewer="rita")
         ids = audit_review_ids(store.load_report(RUN))  # drawn from the store's seed
     monkeypatch.setenv("HALGATE_DB", str(store_db))
+    monkeypatch.setenv("HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF", "1")  # typed names may review
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     at.session_state["run_id"] = RUN
@@ -87,6 +88,7 @@ def test_the_audit_comes_after_the_severity_queue_or_its_skipped_items(store_db,
     with Store(store_db) as store:
         store.save_run(build_report(run_id=RUN))
     monkeypatch.setenv("HALGATE_DB", str(store_db))
+    monkeypatch.setenv("HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF", "1")  # typed names may review
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     at.session_state["run_id"] = RUN

@@ -169,7 +169,7 @@ def test_with_login_configured_sign_off_needs_the_logged_in_user(with_login, run
 
 def test_the_logged_in_release_manager_reviews_and_signs_off_under_that_name(with_login, run):
     at = with_login  # and no allowance: a login needs none
-    at.user = {"is_logged_in": True, "email": "rita", "name": "Rita"}
+    at.user = {"is_logged_in": True, "email": "rita", "email_verified": True, "name": "Rita"}
     at = goto(at, "triage")
     assert "rita" in texts(at.sidebar.text)
     button(at, "Confirm judge").click().run()
@@ -183,7 +183,11 @@ def test_the_logged_in_release_manager_reviews_and_signs_off_under_that_name(wit
 
 
 def test_a_logged_in_user_who_is_no_release_manager_is_refused(with_login, run):
-    with_login.user = {"is_logged_in": True, "email": "mallory@example.test"}
+    with_login.user = {
+        "is_logged_in": True,
+        "email": "mallory@example.test",
+        "email_verified": True,
+    }
     at = approve(goto(with_login, "signoff"))
     assert any("not a release manager" in e for e in texts(at.error))
     assert signoffs(run) == []

@@ -39,6 +39,8 @@ class FakeBatches:
         self.polls = 0  # GETs of a batch that still show in_progress before it ends
         self.outcome = "completed"  # completed | failed | expired | cancelled
         self.finished_lines = 0  # expired / cancelled: lines answered before the end
+        self.create_delay = 0.0  # seconds between creating a batch and replying (a kill window)
+        self.padding = (0, 0)  # (lines, bytes each) of other requests' replies in each output
         self.files: dict[str, dict[str, Any]] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lines: list[Any] = []  # Recorded, one per request line answered
@@ -84,6 +86,8 @@ def serve(handler: Any, fake: Any, method: str, body: bytes) -> None:
         reply = _route(state, fake, handler, method, parts, body)
     if reply is None:
         return  # already written (file content)
+    if parts == ["batches"] and method == "POST" and state.create_delay:
+        time.sleep(state.create_delay)  # created, not yet answered: the client may die here
     code, data = reply
     handler._json(code, data)
 
@@ -190,8 +194,12 @@ def _end(state: FakeBatches, fake: Any, batch: dict[str, Any], outcome: str) -> 
         (ok if error is None and response["status_code"] == 200 else bad).append(
             _line(line, response, error)
         )
-    if ok:
-        batch["output_file_id"] = state.add_file(_jsonl(ok), "output.jsonl", "batch_output")["id"]
+    lines_, size = state.padding
+    pad = {"response": {"status_code": 200, "body": {}}, "padding": "x" * size}
+    written = ok + [{"custom_id": f"other-{i}", **pad} for i in range(lines_)]
+    if written:
+        output = state.add_file(_jsonl(written), "output.jsonl", "batch_output")
+        batch["output_file_id"] = output["id"]
     if bad:
         batch["error_file_id"] = state.add_file(_jsonl(bad), "errors.jsonl", "batch_output")["id"]
     batch["request_counts"] = {"total": len(lines), "completed": len(ok), "failed": len(bad)}

@@ -15,6 +15,7 @@ from halgate.judges.cascade import CascadeJudge
 from halgate.judges.llm.cache import JudgeCache
 from halgate.judges.llm.judge import make_llm_judge
 from halgate.judges.llm_batch import EXIT_BATCH_PENDING
+from halgate.judges.llm_batch.jobs import BatchJobs
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.models import Mode
 from halgate.reports.json_report import load_report, validate_report_data
@@ -35,7 +36,12 @@ def run(fake, tmp_path: Path, suite: Path, *extra: str, judge: str = "llm"):
 
 
 def batches(tmp_path: Path, *extra: str):
-    args = ["batches", "--db", str(tmp_path / "h.db"), "--api-key", KEY, *extra]
+    """`halgate batches` with the key for the endpoint the batches were sent to (a key is
+    only sent to the endpoint it is configured for)."""
+    with BatchJobs(tmp_path / "h.db") as jobs:
+        urls = {j.base_url for j in jobs.jobs() if j.base_url}
+    where = ["--base-url", urls.pop()] if len(urls) == 1 and "--base-url" not in extra else []
+    args = ["batches", "--db", str(tmp_path / "h.db"), "--api-key", KEY, *where, *extra]
     return CliRunner().invoke(app, args)
 
 

@@ -9,6 +9,7 @@ import pytest
 from halgate.errors import StoreError
 from halgate.models import GateStatus
 from halgate.review import SUMMARY_VERSION
+from halgate.review.effective import report_hash
 from halgate.store import SCHEMA_VERSION, Store
 
 from ..conftest import build_report
@@ -45,13 +46,14 @@ def v1_db(tmp_path):
         "INSERT INTO runs (run_id, created_at, mode, suite_name, suite_hash, judge_id, "
         "gated_system, policy, status, exit_code, report, report_hash) "
         "VALUES (?, ?, 'compare', 'tiny', ?, 'fixture/none@v1', 'candidate', ?, 'FAILED', 1, "
-        "?, 'h')",
+        "?, ?)",
         [
             report.run_id,
             report.created_at,
             report.suite.content_hash,
             json.dumps(report.policy),
             report.model_dump_json(),
+            report_hash(report),  # what save_run stored then; every read now checks it
         ],
     )
     conn.execute(
@@ -72,8 +74,8 @@ def v1_db(tmp_path):
 def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
     path, report = v1_db
     with Store(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 7
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 7
+        assert store.schema_version == SCHEMA_VERSION == 8
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 8
         assert "label" in {c.name for c in store.db["overrides"].columns}
         loaded = store.load_report(report.run_id)
         # v7 drew the old run's audit seed, once, and the audit log says so
@@ -90,7 +92,7 @@ def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             store.db.execute("DELETE FROM overrides")
     with Store(path) as store:  # reopening is a no-op
-        assert store.schema_version == 7
+        assert store.schema_version == 8
 
 
 def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
@@ -111,7 +113,7 @@ def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
     db.conn.commit()
     db.close()
     with Store(path) as store:
-        assert store.schema_version == 7
+        assert store.schema_version == 8
         columns = {c.name for c in store.db["runs"].columns}
         assert not columns & {"effective", "agreement", "summary_upto"}
         [row] = store.list_runs()  # upto 9 >= the one override: read, not recomputed

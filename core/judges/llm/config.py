@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -33,7 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from ...errors import UsageError
-from ...inputs.server_config import config_paths
+from ...inputs.server_config import config_section
 
 DEFAULT_MODEL = "gpt-4o-mini"
 # A judge's reply is kilobytes; this bounds the memory one broken or hostile server can take.
@@ -94,15 +94,12 @@ class LLMSettings(BaseModel):
 
 
 def read_config(paths: list[Path] | None = None) -> dict[str, Any]:
-    """The ``[llm]`` section of the first config file found, else {}."""
-    for path in paths if paths is not None else config_paths():
-        if path.is_file():
-            try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except tomllib.TOMLDecodeError as exc:
-                raise UsageError(f"{path}: not valid TOML: {exc}") from None
-            return dict(data.get("llm", {}))
-    return {}
+    """The ``[llm]`` section of the first config file found, else {}.
+
+    Read through the same checked reader as every other section (``config_section``): a
+    file that is not UTF-8 or not TOML, or ``llm = 5``, is a UsageError naming the file.
+    """
+    return dict(config_section("llm", paths)[1])
 
 
 def default_judge_name(env: Mapping[str, str] | None = None) -> str:
@@ -181,11 +178,34 @@ def redact_known(text: str) -> str:
 SHORT_KEY = 8
 
 
+def _spellings(ch: str) -> str:
+    """Every way a JSON or HTTP layer writes one character of a key: itself, a ``\\uXXXX``
+    escape, a backslash escape (``\\/``), a percent escape (``%2F``)."""
+    forms = [re.escape(ch), rf"\\u{ord(ch):04x}", rf"\\{re.escape(ch)}"]
+    if ord(ch) < 128:
+        forms.append(rf"%{ord(ch):02x}")
+    return "(?:" + "|".join(forms) + ")"
+
+
+@lru_cache(maxsize=64)
+def _encoded(piece: str) -> re.Pattern[str]:
+    """``piece`` in any mix of its spellings (hex digits in either case)."""
+    return re.compile("".join(_spellings(ch) for ch in piece), re.IGNORECASE)
+
+
 def redact(text: str, secret: str | None) -> str:
-    """Replace every occurrence of the secret (and long prefixes of it) with asterisks; a
-    short key only where it is a whole word ("Bearer test", never "tests")."""
+    """Replace every occurrence of the secret, in every encoding a JSON or HTTP layer can
+    give it (``\\u0073k-...``, ``sk-a\\/b``, ``sk-a%2Fb``), and long prefixes of it, with
+    asterisks; a short key only where it is a whole word ("Bearer test", never "tests")."""
     if not secret or secret == NO_KEY:
         return text
+    if len(secret) < SHORT_KEY:
+        return re.sub(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", "***", text)
+    text = _encoded(secret).sub("***", text)
+    # Providers echo masked keys like "sk-abc...wxyz"; drop any 8+ char head or tail too.
+    for piece in (secret[:8], secret[-8:]) if len(secret) >= 16 else ():
+        text = _encoded(piece).sub("***", text)
+    return text
     if len(secret) < SHORT_KEY:
         return re.sub(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", "***", text)
     text = text.replace(secret, "***")

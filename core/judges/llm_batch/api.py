@@ -19,17 +19,20 @@ harness error of its own case only (the next run asks it again, in a new batch).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import sqlite3
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ...errors import UsageError
+from ...errors import StoreError, UsageError
 from ..llm.ask import Cache, PlannedCall, Prefetched
 from ..llm.config import LLMSettings, public_url
 from .errors import BatchFailed, BatchPending
-from .jobs import BatchJobs
+from .jobs import INTENT_PREFIX, BatchJobs
 from .remote import BatchClient
-from .wire import COMPLETION_WINDOW, input_files, read_output
+from .wire import COMPLETION_WINDOW, input_files
 
 if TYPE_CHECKING:
     from openai.types import Batch
@@ -70,10 +73,12 @@ class BatchAPI:
         secret = settings.api_key.get_secret_value() if settings.api_key else None
         with BatchJobs(settings.db) as jobs:
             client = BatchClient(settings)
+            here = public_url(settings.base_url)
             try:
-                waiting = await self._poll(jobs, client, set(needed), secret)
+                await _resolve_intents(jobs, client, here)
+                waiting = await self._poll(jobs, client, set(needed), secret, here)
                 have = jobs.replies(needed)
-                held = set(jobs.pending_keys())
+                held = set(jobs.pending_keys(here))
                 missing = [c for k, c in needed.items() if k not in have and k not in held]
                 submitted = await self._submit(jobs, client, missing, settings) if missing else []
             finally:
@@ -99,13 +104,19 @@ class BatchAPI:
     # ------------------------------------------------------------------ steps
 
     async def _poll(
-        self, jobs: BatchJobs, client: BatchClient, needed: set[str], secret: str | None
+        self,
+        jobs: BatchJobs,
+        client: BatchClient,
+        needed: set[str],
+        secret: str | None,
+        here: str | None,
     ) -> list[tuple[str, str]]:
-        """Poll the pending batches that hold needed calls; collect the finished ones.
+        """Poll the pending batches sent to this endpoint that hold needed calls; collect
+        the finished ones (a batch sent elsewhere is never polled with this key).
 
         Returns (batch id, status line) of those still being processed.
         """
-        holders = sorted({b for k, b in jobs.pending_keys().items() if k in needed})
+        holders = sorted({b for k, b in jobs.pending_keys(here).items() if k in needed})
         waiting: list[tuple[str, str]] = []
         failures: list[str] = []
         for batch_id in holders:
@@ -135,15 +146,49 @@ class BatchAPI:
         calls: Sequence[PlannedCall],
         settings: LLMSettings,
     ) -> list[tuple[str, str]]:
-        """Upload the calls as JSONL and create their batches; record each at once."""
+        """Upload the calls as JSONL and create their batches, each recorded before it is
+        uploaded (an intent with a client id) and adopted under its id once created."""
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        base_url = public_url(settings.base_url)
         out = []
         for i, (keys, content) in enumerate(input_files(calls, settings.model)):
-            file_id, batch = await client.submit(content, f"halgate-{stamp}-{i + 1}.jsonl")
-            base_url = public_url(settings.base_url)
-            jobs.add(batch.id, file_id, batch.status, settings.model, base_url, keys, self.run)
+            client_id = f"halgate-{uuid.uuid4().hex}"
+            with _recording("cannot record the batch before submitting it; nothing was submitted"):
+                jobs.add_intent(client_id, settings.model, base_url, keys, self.run)
+            name = f"halgate-{stamp}-{i + 1}.jsonl"
+            file_id, batch = await client.submit(content, name, client_id)
+            with _recording(
+                f"batch {batch.id} was submitted (client id {client_id}) but its record could "
+                "not be completed; the next run finds it at the provider and adopts it"
+            ):
+                jobs.adopt(client_id, batch.id, file_id, batch.status)
             out.append((batch.id, f"{len(keys)} request(s) submitted"))
         return out
+
+
+@contextmanager
+def _recording(why: str) -> Iterator[None]:
+    """Around a batch record's write: a database that refuses it (full disk, locked past
+    the busy timeout) is a StoreError saying ``why`` (exit 4), never a traceback."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(f"{why}: {exc}") from None
+
+
+async def _resolve_intents(jobs: BatchJobs, client: BatchClient, here: str | None) -> None:
+    """Adopt the batches a killed run created but never recorded; forget intents of which
+    no batch came. Only intents sent to this endpoint are looked up, with its own key."""
+    for job in jobs.intents():
+        if job.base_url != here:
+            continue
+        client_id = job.batch_id.removeprefix(INTENT_PREFIX)
+        found = await client.find(client_id)
+        with _recording(f"cannot record what became of batch intent {client_id}"):
+            if found is None:
+                jobs.drop_intent(client_id)
+            else:
+                jobs.adopt(client_id, found.id, found.input_file_id, found.status)
 
 
 async def _collect(
@@ -160,14 +205,15 @@ async def _collect(
     case's harness error); a batch that ended badly keeps only the replies, so that the
     next run asks the rest again.
     """
+    wanted = set(jobs.keys_of(batch_id))
     replies: dict[str, Prefetched] = {}
     if remote.output_file_id:
-        replies |= read_output(await client.content(remote.output_file_id), secret)
+        replies |= await client.replies(remote.output_file_id, secret, wanted)
     if keep_errors and remote.error_file_id:
-        errors = read_output(await client.content(remote.error_file_id), secret)
+        errors = await client.replies(remote.error_file_id, secret, wanted)
         replies = errors | replies  # a request answered in the output file wins
     mine: dict[str, Prefetched] = {}
-    for key in jobs.keys_of(batch_id):
+    for key in sorted(wanted):
         found = replies.get(key)
         if found is None and keep_errors:
             found = Prefetched(None, "the Batch API returned no line for this request")

@@ -8,10 +8,14 @@ collect`` can finish it), ``llm_batch_lines`` one row per request of a batch, ke
 request's cache key (its ``custom_id`` in the batch), with the reply or the error once the
 output is collected.
 
-Local states: ``pending`` (submitted, not collected), ``collected`` (output stored, not yet
-used by a finished run), ``failed`` (failed, expired or cancelled at the provider: only the
-replies it produced are stored) and ``done`` (a run finished with its replies, which are now
-in the judge cache). Only ``collected`` and ``failed`` batches lend replies to a run.
+Local states: ``submitting`` (the intent to submit, recorded before the upload under the
+placeholder id ``intent:CLIENT_ID``; the client id travels to the provider as the batch's
+metadata, so a run killed between the provider's reply and the record adopts its batch
+instead of submitting it again), ``pending`` (submitted, not collected), ``collected``
+(output stored, not yet used by a finished run), ``failed`` (failed, expired or cancelled
+at the provider: only the replies it produced are stored) and ``done`` (a run finished with
+its replies, which are now in the judge cache). Only ``collected`` and ``failed`` batches
+lend replies to a run.
 """
 
 from __future__ import annotations
@@ -56,7 +60,8 @@ CREATE_SQL = (
     """,
 )
 
-OPEN_STATES = ("pending", "collected", "failed")
+OPEN_STATES = ("submitting", "pending", "collected", "failed")
+INTENT_PREFIX = "intent:"
 """States `halgate batches` lists by default: not yet finished by a run."""
 
 
@@ -110,11 +115,12 @@ class BatchJobs:
         self,
         batch_id: str,
         input_file_id: str,
-        status: str,
+        status: str | None,
         model: str,
         base_url: str | None,
         keys: Iterable[str],
         run: Mapping[str, Any] | None,
+        state: str = "pending",
     ) -> None:
         """Record a batch just created, with the keys of its requests (one transaction)."""
         keys = list(keys)
@@ -127,7 +133,7 @@ class BatchJobs:
                 (
                     batch_id,
                     input_file_id,
-                    "pending",
+                    state,
                     status,
                     model,
                     base_url,
@@ -143,6 +149,41 @@ class BatchJobs:
                 "INSERT OR IGNORE INTO llm_batch_lines (batch_id, key) VALUES (?, ?)",
                 [(batch_id, k) for k in keys],
             )
+
+    def add_intent(
+        self,
+        client_id: str,
+        model: str,
+        base_url: str | None,
+        keys: Iterable[str],
+        run: Mapping[str, Any] | None,
+    ) -> None:
+        """Record that a batch is about to be submitted, before anything is uploaded."""
+        self.add(INTENT_PREFIX + client_id, "", None, model, base_url, keys, run, "submitting")
+
+    def adopt(self, client_id: str, batch_id: str, input_file_id: str | None, status: str) -> None:
+        """The provider created the intended batch: record it under its own id (pending)."""
+        intent = INTENT_PREFIX + client_id
+        with self._db:
+            self._db.execute(
+                "UPDATE llm_batches SET batch_id = ?, input_file_id = ?, state = 'pending', "
+                "status = ?, updated_at = ? WHERE batch_id = ?",
+                (batch_id, input_file_id, status, _now(), intent),
+            )
+            self._db.execute(
+                "UPDATE llm_batch_lines SET batch_id = ? WHERE batch_id = ?", (batch_id, intent)
+            )
+
+    def drop_intent(self, client_id: str) -> None:
+        """No batch came of an intent (the provider has none with its client id)."""
+        intent = INTENT_PREFIX + client_id
+        with self._db:
+            self._db.execute("DELETE FROM llm_batch_lines WHERE batch_id = ?", (intent,))
+            self._db.execute("DELETE FROM llm_batches WHERE batch_id = ?", (intent,))
+
+    def intents(self) -> list[BatchJob]:
+        """Batches recorded as about to be submitted, not yet known to have been."""
+        return self.jobs(["submitting"])
 
     def update(
         self,
@@ -210,13 +251,18 @@ class BatchJobs:
         wanted = set(states) if states is not None else None
         return [_job(r) for r in rows if wanted is None or r[1] in wanted]
 
-    def pending_keys(self) -> dict[str, str]:
-        """Request key -> id of the pending batch that holds it."""
+    def pending_keys(self, base_url: str | None | object = ...) -> dict[str, str]:
+        """Request key -> id of the pending batch that holds it; only the batches sent to
+        ``base_url`` (a public URL, None for OpenAI's) when it is given."""
         rows = self._db.execute(
-            "SELECT l.key, l.batch_id FROM llm_batch_lines l JOIN llm_batches b "
+            "SELECT l.key, l.batch_id, b.base_url FROM llm_batch_lines l JOIN llm_batches b "
             "ON b.batch_id = l.batch_id WHERE b.state = 'pending'"
         )
-        return dict(rows.fetchall())
+        return {
+            key: batch_id
+            for key, batch_id, url in rows.fetchall()
+            if base_url is ... or url == base_url
+        }
 
     def replies(self, keys: Iterable[str]) -> dict[str, tuple[str, Prefetched]]:
         """Collected replies for ``keys``: key -> (batch id, reply), from batches that lend

@@ -1,7 +1,8 @@
 """What `halgate batches` shows and resumes: the recorded batches, polled for their status.
 
-Listing polls every pending batch (``GET /v1/batches/{id}``, at the endpoint recorded with
-it unless another is given) and notes the status and request counts in the database; it
+Listing polls every pending batch sent to the configured endpoint (``GET /v1/batches/{id}``;
+a batch recorded at another endpoint is listed, not polled: the configured key goes to its
+own endpoint only) and notes the status and request counts in the database; it
 never collects: ``halgate batches collect ID`` (or re-running the run command) does that,
 and finishes the run, from the inputs recorded with the batch.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import EndpointError, NotFoundError, UsageError
-from ..llm.config import resolve_settings
+from ..llm.config import public_url, resolve_settings
 from .api import request_counts, status_line
 from .jobs import OPEN_STATES, BatchJob, BatchJobs
 from .remote import BatchClient
@@ -52,26 +53,37 @@ def list_batches(
     return [BatchRow(j, status_line(j.status, j.counts), notes.get(j.batch_id)) for j in shown]
 
 
+OPENAI = "https://api.openai.com/v1"
+
+
 async def _refresh(
     jobs: BatchJobs, pending: Sequence[BatchJob], base_url: str | None, api_key: str | None
 ) -> dict[str, str]:
-    """Poll each pending batch at its endpoint; a batch that cannot be polled gets a note."""
+    """Poll each pending batch sent to the configured endpoint; any other batch, and one
+    that cannot be polled, gets a note. The configured key is only ever sent to the
+    endpoint it is configured for, never to the URL a batch was recorded with."""
+    settings = resolve_settings({"base_url": base_url, "api_key": api_key})
+    here = public_url(settings.base_url)
     notes: dict[str, str] = {}
-    clients: dict[str | None, BatchClient] = {}
+    client: BatchClient | None = None
     try:
         for job in pending:
-            url = base_url or job.base_url
-            if url not in clients:
-                options: dict[str, Any] = {"base_url": url, "api_key": api_key}
-                clients[url] = BatchClient(resolve_settings(options))
+            if job.base_url != here:
+                notes[job.batch_id] = (
+                    f"not polled: sent to {job.base_url or OPENAI}, but the key configured here "
+                    f"is for {here or OPENAI} (give --base-url {job.base_url or OPENAI} and "
+                    "its key)"
+                )
+                continue
+            client = client or BatchClient(settings)
             try:
-                remote = await clients[url].retrieve(job.batch_id)
+                remote = await client.retrieve(job.batch_id)
             except EndpointError as exc:
                 notes[job.batch_id] = f"not polled: {exc}"
                 continue
             jobs.update(job.batch_id, status=remote.status, counts=request_counts(remote))
     finally:
-        for client in clients.values():
+        if client is not None:
             await client.aclose()
     return notes
 

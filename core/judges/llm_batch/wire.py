@@ -11,7 +11,7 @@ Anything else is that request's error, and only its case becomes a harness error
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Container, Iterable, Sequence
 from typing import Any, Final
 
 from ..llm.ask import PlannedCall, Prefetched
@@ -68,14 +68,17 @@ def input_files(
     return files
 
 
-def read_output(text: str, secret: str | None = None) -> dict[str, Prefetched]:
-    """The replies of an output or error file by request key (``custom_id``).
+def read_output(
+    lines: Iterable[str], secret: str | None = None, wanted: Container[str] | None = None
+) -> dict[str, Prefetched]:
+    """The replies of an output or error file by request key (``custom_id``), from its
+    lines (read as they arrive: the file is never held whole); only keys in ``wanted``.
 
     A line that is not JSON or names no request cannot be traced to a case and is skipped;
     its request then counts as having no output line.
     """
     out: dict[str, Prefetched] = {}
-    for raw in text.splitlines():
+    for raw in lines:
         if not raw.strip():
             continue
         try:
@@ -84,7 +87,8 @@ def read_output(text: str, secret: str | None = None) -> dict[str, Prefetched]:
             continue
         if not isinstance(item, dict) or not isinstance(item.get("custom_id"), str):
             continue
-        out[item["custom_id"]] = read_line(item, secret)
+        if wanted is None or item["custom_id"] in wanted:
+            out[item["custom_id"]] = read_line(item, secret)
     return out
 
 

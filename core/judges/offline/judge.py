@@ -11,6 +11,7 @@ checked in calibration_file.py), never from constants here; its learned model
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,13 @@ def load_calibration(path: Path | str | None = None) -> Calibration:
 
 #: Tasks whose answers the learned model scores together (one prediction for them all).
 LEARNED_BATCH = 32
+MAX_CASE_SECONDS = 60.0
+"""Rule work one case may take; past it the case is a harness error of its own (a case
+whose documents and answers reach the size limits could otherwise take many minutes)."""
+
+
+class CaseTimeout(Exception):
+    """A case took longer than ``MAX_CASE_SECONDS`` to judge."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,7 @@ class OfflineJudge:
         several systems share (the common case in a regression run) is judged once; an
         unchanged answer is not even split again, and takes its twin's final judgements.
         """
+        deadline = time.monotonic() + MAX_CASE_SECONDS
         index = evidence_index(task.documents, bm25_weight=self.cal.retrieval.bm25_weight)
         docs = {d.doc_id: d for d in task.documents}
         question = question_features(task.case.question)
@@ -208,6 +217,8 @@ class OfflineJudge:
             # limit was 74": a version named in one claim carries over to the next ones.
             context: tuple[Quantity, ...] = ()
             for claim in extract_claims(answer, task.case.case_id, system):
+                if time.monotonic() > deadline:
+                    raise CaseTimeout(f"judging took more than {MAX_CASE_SECONDS:g} s; stopped")
                 f = features.get(claim.text)
                 if f is None:
                     f = features[claim.text] = claim_features(claim.text)
