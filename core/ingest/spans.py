@@ -1,0 +1,158 @@
+"""Spans of any trace format to imported cases: one trace is one case.
+
+A format reader (OTLP/OpenInference, Phoenix, Langfuse, LangSmith) turns each span into a
+``Span``; ``assemble`` groups them by trace: the root span's input is the question, the
+retriever spans' documents are the passages, and the output of the LLM span that ended last
+is the answer. Only these parts are kept per trace, never the raw span, and a passage seen
+in many traces is held once, so memory grows with the suite, not with the export.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import IngestError
+from ..models import Provenance
+from .records import ImportedCase, Passage, SystemAnswer
+
+QUESTION_KEYS = ("question", "query", "input", "user_input", "q", "text", "content")
+
+
+@dataclass
+class Span:
+    """The parts of one span that a case needs, read by a format reader."""
+
+    trace_id: str
+    span_id: str
+    parent_id: str | None
+    kind: str  # RETRIEVER, LLM, CHAIN... (OpenInference span kinds; others map onto them)
+    source: str
+    row: int
+    input: Any = None  # the root's input: text, or JSON holding the question
+    output: str | None = None
+    documents: list[str] = field(default_factory=list)
+    end: str | None = None  # end time, compared as text (ISO 8601 or nanoseconds, zero-padded)
+    attributes: dict[str, str] = field(default_factory=dict)  # for the join key and system
+
+
+@dataclass
+class _Trace:
+    question: tuple[str, Span] | None = None
+    passages: list[tuple[str, Provenance]] = field(default_factory=list)
+    answer: tuple[str, Span] | None = None
+    attributes: dict[str, str] = field(default_factory=dict)
+
+
+def question_text(value: Any) -> str | None:
+    """A root span's input as the question: text, or the question field of a JSON input."""
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("{"):
+            try:
+                value = json.loads(stripped)
+            except json.JSONDecodeError:
+                return value
+        else:
+            return value
+    if isinstance(value, dict):
+        for key in QUESTION_KEYS:
+            if isinstance(value.get(key), str):
+                return str(value[key])
+        if isinstance(value.get("messages"), list) and value["messages"]:
+            return question_text(value["messages"][-1])
+    return None
+
+
+def assemble(
+    spans: Iterable[Span], join_on: str, system: str, system_attr: str | None
+) -> Iterator[ImportedCase]:
+    """One case per trace, in the order traces first appear; ``system_attr`` names the span
+    attribute whose value is the system (two prompt versions in one export)."""
+    traces: dict[str, _Trace] = {}
+    interned: dict[str, str] = {}
+    for span in spans:
+        trace = traces.setdefault(span.trace_id, _Trace())
+        _add(trace, span, interned)
+    for trace_id, trace in traces.items():
+        yield _case(trace_id, trace, join_on, system, system_attr)
+
+
+def _add(trace: _Trace, span: Span, interned: dict[str, str]) -> None:
+    for key, value in span.attributes.items():
+        trace.attributes.setdefault(key, value)
+    if span.parent_id is None and span.input is not None:
+        text = question_text(span.input)
+        if text is not None:
+            trace.question = (text, span)
+    if span.kind == "RETRIEVER":
+        for text in span.documents:
+            digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+            prov = Provenance(
+                source=span.source,
+                row=span.row,
+                trace_id=span.trace_id,
+                span_id=span.span_id,
+                part="document",
+            )
+            trace.passages.append((interned.setdefault(digest, text), prov))
+    if span.kind == "LLM" and span.output is not None and span.output.strip():
+        if trace.answer is None or (span.end or "") >= (trace.answer[1].end or ""):
+            trace.answer = (span.output, span)
+
+
+def _case(tid: str, t: _Trace, join_on: str, system: str, attr: str | None) -> ImportedCase:
+    where = f"trace {tid}"
+    if t.question is None:
+        raise IngestError("(trace)", where, "input", "no root span with an input (the question)")
+    question, root = t.question
+    if t.answer is None:
+        raise IngestError(root.source, where, "output", "no LLM span with an output (the answer)")
+    if attr is not None:
+        if attr not in t.attributes:
+            raise IngestError(root.source, where, attr, "no span carries this attribute")
+        system = t.attributes[attr]
+    answer, llm = t.answer
+    key = _key(tid, question, t, join_on, root)
+    return ImportedCase(
+        key=key,
+        question=question,
+        provenance=_prov(root, "question"),
+        passages=[Passage(text, prov) for text, prov in t.passages],
+        answers={system: SystemAnswer(answer, _prov(llm, f"answer:{system}"))},
+        case_id=key if join_on != "question" else None,
+    )
+
+
+def _key(tid: str, question: str, t: _Trace, join_on: str, root: Span) -> str:
+    if join_on == "question":
+        return " ".join(question.split())
+    if join_on == "trace_id":
+        return tid
+    value = t.attributes.get(join_on)
+    if value is None or not value.strip():
+        raise IngestError(root.source, f"trace {tid}", join_on, "no span carries this join key")
+    return value
+
+
+def _prov(span: Span, part: str) -> Provenance:
+    return Provenance(
+        source=span.source, row=span.row, trace_id=span.trace_id, span_id=span.span_id, part=part
+    )
+
+
+def flat_metadata(prefix: str, value: Any, out: dict[str, str]) -> None:
+    """Nested metadata as ``prefix.key`` strings (JSON text is parsed first), for join keys."""
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            pass
+    if isinstance(value, dict):
+        for k, v in value.items():
+            flat_metadata(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, str | int | float | bool) and prefix:
+        out[prefix] = str(value)
