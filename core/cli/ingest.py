@@ -19,6 +19,21 @@ FORMAT_HELP = (
     "name), ragas, deepeval, otlp (OpenTelemetry JSON with OpenInference attributes), "
     "phoenix, langfuse, langsmith."
 )
+ImportOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--import",
+        help="Import --source files of this format into SUITE first (replacing a former "
+        "import there), then run it: " + FORMAT_HELP,
+    ),
+]
+SourceOpt = Annotated[
+    list[Path] | None,
+    typer.Option(help="A file to import with --import (twice: baseline, then candidate)."),
+]
+MappingOpt = Annotated[
+    Path | None, typer.Option(help="TOML file mapping columns to parts of a case (--import).")
+]
 ColumnOpt = Annotated[str | None, typer.Option(help="Column of this part (default: common names).")]
 
 
@@ -74,6 +89,13 @@ def run_import(fmt: str, sources: list[Path], suite: Path, options: Any) -> None
             )
 
 
+def import_for_run(fmt: str | None, sources: list[Path], suite: Path, mapping: Path | None) -> None:
+    """`halgate run --import`: import the sources into the suite folder the run then reads."""
+    if fmt is None or not sources:
+        raise UsageError("--import FORMAT and --source FILE go together")
+    run_import(fmt, sources, suite, build_options(mapping, {}, None, None, None))
+
+
 @app.command("import", short_help="Import tables, datasets or traces as a suite folder.")
 def import_command(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=FORMAT_HELP)],
@@ -82,9 +104,7 @@ def import_command(
         typer.Argument(help="One file per system (two: baseline then candidate)."),
     ],
     suite: Annotated[Path, typer.Option("--out", "-o", help="Suite folder to write.")],
-    mapping: Annotated[
-        Path | None, typer.Option(help="TOML file mapping columns to parts of a case.")
-    ] = None,
+    mapping: MappingOpt = None,
     case_id: ColumnOpt = None,
     question: ColumnOpt = None,
     contexts: ColumnOpt = None,

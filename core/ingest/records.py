@@ -47,6 +47,4 @@ class ImportedCase:
 
 def location(p: Provenance) -> str:
     """``file:row`` or ``file: trace T span S``, as an error or a listing names it."""
-    if p.span_id is not None:
-        return f"{p.source}: trace {p.trace_id} span {p.span_id}"
-    return f"{p.source}:{p.row}" if p.row is not None else p.source
+    return p.where()

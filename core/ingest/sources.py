@@ -79,4 +79,8 @@ def _read(fmt: str, source: Path, system: str, opts: ImportOptions) -> Iterator[
         spans = TRACE_FORMATS[fmt](source)
         return assemble(spans, join_on, system, opts.system_attr)
     kind = fmt if fmt in ("csv", "tsv", "jsonl", "json", "parquet", "hf") else table_kind(source)
-    return read_table(source, kind, opts.mapping, system, opts.split)
+    mapping = opts.mapping
+    if fmt == "deepeval" and kind in ("csv", "tsv") and mapping.list_separator is None:
+        # DeepEval's CSV loader splits a context cell on ';' by default.
+        mapping = mapping.model_copy(update={"list_separator": ";"})
+    return read_table(source, kind, mapping, system, opts.split)

@@ -19,6 +19,12 @@ class Provenance(Record):
         default=None, description="What it gave: question, document, or answer:<system>."
     )
 
+    def where(self) -> str:
+        """``file:row`` or ``file: trace T span S``, as errors, listings and reports name it."""
+        if self.span_id is not None:
+            return f"{self.source}: trace {self.trace_id} span {self.span_id}"
+        return f"{self.source}:{self.row}" if self.row is not None else self.source
+
 
 class Document(Record):
     """A source document that answers are checked against."""

@@ -124,6 +124,14 @@ def _comparison(report: RunReport) -> list[str]:
     return lines
 
 
+def _answer_source(report: RunReport, c: ClaimJudgement) -> str | None:
+    """Where an imported answer was read (file and row, or trace and span), else None."""
+    case = next((x for x in report.cases if x.case_id == c.case_id), None)
+    part = f"answer:{c.system}"
+    found = [p for p in (case.provenance if case else []) if p.part == part]
+    return found[0].where() if found else None
+
+
 def _claim_item(n: int, c: ClaimJudgement, state: str, review: ClaimReview | None) -> list[str]:
     tags = " · ".join(
         x
@@ -209,6 +217,9 @@ def markdown_report(report: RunReport) -> str:
             review = reviews.get(c.claim_id)
             state = review_state(report, c.claim_id, review is not None)
             lines += _claim_item(n, c, state, review)
+            source = _answer_source(report, c)
+            if source is not None:
+                lines.append(f"   - answer read from {md_text(source, 500)}")
     lines += _reviews(report)
     if d.pending_review:
         lines += [
