@@ -219,7 +219,7 @@ def markdown_report(report: RunReport) -> str:
             lines += _claim_item(n, c, state, review)
             source = _answer_source(report, c)
             if source is not None:
-                lines.append(f"   - answer read from {md_text(source, 500)}")
+                lines.append(f"   - answer read from {md_code(source)}")
     lines += _reviews(report)
     if d.pending_review:
         lines += [

@@ -52,5 +52,5 @@ def test_a_planted_number_in_the_new_prompt_version_fails_the_gate_naming_the_sp
         app, ["export", report["run_id"], "--format", "markdown", "--db", str(db)]
     )
     assert markdown.exit_code == 0, markdown.output
-    assert f"answer read from {cand}: trace " in markdown.output
+    assert f"answer read from `{cand}: trace " in markdown.output
     assert f"span {span_id}" in markdown.output
