@@ -129,7 +129,15 @@ def _answer_source(report: RunReport, c: ClaimJudgement) -> str | None:
     case = next((x for x in report.cases if x.case_id == c.case_id), None)
     part = f"answer:{c.system}"
     found = [p for p in (case.provenance if case else []) if p.part == part]
-    return found[0].where() if found else None
+    if not found:
+        return None
+    p = found[0]
+    where = [md_code(p.source)]
+    if p.span_id is not None:
+        where += [f"trace {md_code(str(p.trace_id))}", f"span {md_code(p.span_id)}"]
+    elif p.row is not None:
+        where.append(f"row {p.row}")
+    return " ".join(where)
 
 
 def _claim_item(n: int, c: ClaimJudgement, state: str, review: ClaimReview | None) -> list[str]:
@@ -219,7 +227,7 @@ def markdown_report(report: RunReport) -> str:
             lines += _claim_item(n, c, state, review)
             source = _answer_source(report, c)
             if source is not None:
-                lines.append(f"   - answer read from {md_code(source)}")
+                lines.append(f"   - answer read from {source}")
     lines += _reviews(report)
     if d.pending_review:
         lines += [

@@ -40,9 +40,7 @@ def test_a_planted_number_in_the_new_prompt_version_fails_the_gate_naming_the_sp
     # the planted claim is the candidate's only hallucination, so it alone fails these rules
     assert {r["rule"] for r in failed} == {"max_rate_increase", "max_contradiction_rate"}
     warranty_span = next(
-        s
-        for s in v2
-        if s.name == "generate" and "7 year" in str(s.attributes.get("output.value"))
+        s for s in v2 if s.name == "generate" and "7 year" in str(s.attributes.get("output.value"))
     )
     span_id = format(warranty_span.context.span_id, "016x")
     case = next(c for c in report["cases"] if c["case_id"] == bad[0]["case_id"])
@@ -52,5 +50,5 @@ def test_a_planted_number_in_the_new_prompt_version_fails_the_gate_naming_the_sp
         app, ["export", report["run_id"], "--format", "markdown", "--db", str(db)]
     )
     assert markdown.exit_code == 0, markdown.output
-    assert f"answer read from `{cand}: trace " in markdown.output
-    assert f"span {span_id}" in markdown.output
+    assert f"answer read from `{cand}` trace `" in markdown.output
+    assert f"span `{span_id}`" in markdown.output
