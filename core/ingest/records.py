@@ -2,14 +2,34 @@
 
 A reader (tables, traces) yields ``ImportedCase`` records, one system's view of one case;
 ``join`` merges the views of several systems on a key, and ``writer`` turns the merged cases
-into an ordinary suite folder. Each piece carries its ``Provenance``.
+into an ordinary suite folder. Each piece carries where it was read (``Where``, a plain
+tuple: a large export has many, and each becomes a ``Provenance`` record only when written).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..models import Provenance
+
+
+class Where(NamedTuple):
+    """Where a piece was read: the fields of a ``Provenance``, held light until written."""
+
+    source: str
+    row: int | None
+    trace_id: str | None
+    span_id: str | None
+    part: str
+
+    def record(self) -> Provenance:
+        """As the record a suite file holds."""
+        return Provenance(**self._asdict())
+
+    def where(self) -> str:
+        """``file:row`` or ``file: trace T span S``."""
+        return self.record().where()
 
 
 @dataclass
@@ -17,7 +37,7 @@ class Passage:
     """One retrieved context as the source gave it; documents are made from passages."""
 
     text: str
-    provenance: Provenance
+    provenance: Where
     title: str | None = None
 
 
@@ -26,7 +46,7 @@ class SystemAnswer:
     """One system's answer text and where it was read."""
 
     text: str
-    provenance: Provenance
+    provenance: Where
 
 
 @dataclass
@@ -35,7 +55,7 @@ class ImportedCase:
 
     key: str
     question: str
-    provenance: Provenance
+    provenance: Where
     passages: list[Passage] = field(default_factory=list)
     answers: dict[str, SystemAnswer] = field(default_factory=dict)
     case_id: str | None = None
@@ -45,6 +65,6 @@ class ImportedCase:
     domain: str | None = None
 
 
-def location(p: Provenance) -> str:
+def location(p: Where) -> str:
     """``file:row`` or ``file: trace T span S``, as an error or a listing names it."""
     return p.where()

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IngestError
-from ..models import Provenance
-from .records import ImportedCase, Passage, SystemAnswer
+from .records import ImportedCase, Passage, SystemAnswer, Where
 
 QUESTION_KEYS = ("question", "query", "input", "user_input", "q", "text", "content")
 
@@ -41,9 +40,10 @@ class Span:
 
 @dataclass
 class _Trace:
-    question: tuple[str, Span] | None = None
-    passages: list[tuple[str, Provenance]] = field(default_factory=list)
-    answer: tuple[str, Span] | None = None
+    source: str
+    question: tuple[str, Where] | None = None
+    passages: list[tuple[str, Where]] = field(default_factory=list)
+    answer: tuple[str, Where, str] | None = None  # text, span, end time
     attributes: dict[str, str] = field(default_factory=dict)
 
 
@@ -74,74 +74,67 @@ def assemble(
     attribute whose value is the system (two prompt versions in one export)."""
     traces: dict[str, _Trace] = {}
     interned: dict[str, str] = {}
+    wanted = {join_on, system_attr}  # the only attributes kept (a prompt may be kilobytes)
     for span in spans:
-        trace = traces.setdefault(span.trace_id, _Trace())
-        _add(trace, span, interned)
+        trace = traces.get(span.trace_id) or traces.setdefault(span.trace_id, _Trace(span.source))
+        _add(trace, span, interned, wanted)
     for trace_id, trace in traces.items():
         yield _case(trace_id, trace, join_on, system, system_attr)
 
 
-def _add(trace: _Trace, span: Span, interned: dict[str, str]) -> None:
-    for key, value in span.attributes.items():
-        trace.attributes.setdefault(key, value)
+def _add(trace: _Trace, span: Span, interned: dict[str, str], wanted: set) -> None:
+    for key in wanted & span.attributes.keys():
+        trace.attributes.setdefault(key, span.attributes[key])
     if span.parent_id is None and span.input is not None:
         text = question_text(span.input)
         if text is not None:
-            trace.question = (text, span)
+            trace.question = (text, _prov(span, "question"))
     if span.kind == "RETRIEVER":
         for text in span.documents:
             digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-            prov = Provenance(
-                source=span.source,
-                row=span.row,
-                trace_id=span.trace_id,
-                span_id=span.span_id,
-                part="document",
-            )
+            prov = Where(span.source, span.row, span.trace_id, span.span_id, "document")
             trace.passages.append((interned.setdefault(digest, text), prov))
     if span.kind == "LLM" and span.output is not None and span.output.strip():
-        if trace.answer is None or (span.end or "") >= (trace.answer[1].end or ""):
-            trace.answer = (span.output, span)
+        if trace.answer is None or (span.end or "") >= trace.answer[2]:
+            trace.answer = (span.output, _prov(span, "answer"), span.end or "")
 
 
 def _case(tid: str, t: _Trace, join_on: str, system: str, attr: str | None) -> ImportedCase:
     where = f"trace {tid}"
     if t.question is None:
-        raise IngestError("(trace)", where, "input", "no root span with an input (the question)")
+        raise IngestError(t.source, where, "input", "no root span with an input (the question)")
     question, root = t.question
     if t.answer is None:
-        raise IngestError(root.source, where, "output", "no LLM span with an output (the answer)")
+        raise IngestError(t.source, where, "output", "no LLM span with an output (the answer)")
     if attr is not None:
         if attr not in t.attributes:
-            raise IngestError(root.source, where, attr, "no span carries this attribute")
+            raise IngestError(t.source, where, attr, "no span carries this attribute")
         system = t.attributes[attr]
-    answer, llm = t.answer
-    key = _key(tid, question, t, join_on, root)
+    answer, llm, _ = t.answer
+    key = _key(tid, question, t, join_on)
     return ImportedCase(
         key=key,
         question=question,
-        provenance=_prov(root, "question"),
+        provenance=root,
         passages=[Passage(text, prov) for text, prov in t.passages],
-        answers={system: SystemAnswer(answer, _prov(llm, f"answer:{system}"))},
+        answers={system: SystemAnswer(answer, llm._replace(part=f"answer:{system}"))},
         case_id=key if join_on != "question" else None,
     )
 
 
-def _key(tid: str, question: str, t: _Trace, join_on: str, root: Span) -> str:
+def _key(tid: str, question: str, t: _Trace, join_on: str) -> str:
     if join_on == "question":
         return " ".join(question.split())
     if join_on == "trace_id":
         return tid
     value = t.attributes.get(join_on)
     if value is None or not value.strip():
-        raise IngestError(root.source, f"trace {tid}", join_on, "no span carries this join key")
+        raise IngestError(t.source, f"trace {tid}", join_on, "no span carries this join key")
     return value
 
 
-def _prov(span: Span, part: str) -> Provenance:
-    return Provenance(
-        source=span.source, row=span.row, trace_id=span.trace_id, span_id=span.span_id, part=part
-    )
+def _prov(span: Span, part: str) -> Where:
+    return Where(span.source, span.row, span.trace_id, span.span_id, part)
 
 
 def flat_metadata(prefix: str, value: Any, out: dict[str, str]) -> None:

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IngestError
-from ..models import Provenance
 from .mapping import Mapping, resolve
-from .records import ImportedCase, Passage, SystemAnswer
+from .records import ImportedCase, Passage, SystemAnswer, Where
 from .rows import read_rows
 
 TEXT_KEYS = ("page_content", "content", "text", "document", "context")
@@ -36,7 +35,7 @@ def read_table(
 
 def _case(row: dict[str, Any], n: int, m: Mapping, source: str) -> ImportedCase:
     where = str(n)
-    prov = Provenance(source=source, row=n, part="question")
+    prov = Where(source, n, None, None, "question")
 
     def text(part: str, column: str | None, required: bool = False) -> str | None:
         value = row.get(column) if column else None
@@ -57,10 +56,10 @@ def _case(row: dict[str, Any], n: int, m: Mapping, source: str) -> ImportedCase:
     for system, column in m.answers.items():
         answer = text("answer", column, required=True)
         answers[system] = SystemAnswer(
-            str(answer), Provenance(source=source, row=n, part=f"answer:{system}")
+            str(answer), Where(source, n, None, None, f"answer:{system}")
         )
     passages = [
-        Passage(t, Provenance(source=source, row=n, part="document"))
+        Passage(t, Where(source, n, None, None, "document"))
         for t in contexts(row.get(m.contexts) if m.contexts else None, m, source, where)
     ]
     return ImportedCase(

@@ -3,9 +3,11 @@
 Each distinct passage becomes one document whose id is taken from its content
 (``doc-`` + 16 hex digits of its sha256), so a context repeated across rows or traces is
 stored once and keeps the same id from one import to the next. The folder is written beside
-its target, checked by the suite loader, and only then moved into place; a failure leaves
-nothing behind. ``import.json`` records what was imported and the cases only some systems
-answered; a folder holding one may be replaced by a new import, any other is refused.
+its target and only then moved into place; a failure leaves nothing behind. Every record is
+validated by the model the suite loader uses, under the loader's limits (cases per suite,
+bytes per document), as it is written, so the whole suite is never held twice.
+``import.json`` records what was imported and the cases only some systems answered; a
+folder holding one may be replaced by a new import, any other is refused.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import IngestError, SuiteError, UsageError
-from ..inputs.suite import load_suite
+from ..errors import IngestError, UsageError
+from ..inputs.suite import MAX_CASES, MAX_DOCUMENT_BYTES
 from ..models import Answer, Case, Document, Provenance
 from .join import Joined
 from .records import ImportedCase, location
@@ -45,16 +47,16 @@ def check_target(out: Path) -> None:
 def write_suite(joined: Joined, out: Path, meta: dict[str, Any]) -> dict[str, Any]:
     """Write the suite to ``out`` (replacing a former import); return what import.json says."""
     check_target(out)
+    sources = ", ".join(meta["sources"])
     if not joined.cases:
-        raise IngestError(", ".join(meta["sources"]), None, "(cases)", _no_cases(joined))
+        raise IngestError(sources, None, "(cases)", _no_cases(joined))
+    if len(joined.cases) > MAX_CASES:
+        problem = f"{len(joined.cases)} cases, above the limit of {MAX_CASES} of a suite"
+        raise IngestError(sources, None, "(cases)", problem)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         summary = _write(joined, tmp, meta | {"name": out.name})
-        try:
-            load_suite(tmp)
-        except SuiteError as exc:  # a value the loader refuses that the reader let through
-            raise IngestError(str(out), None, "(suite)", "; ".join(exc.problems[:3])) from None
         if out.exists():
             shutil.rmtree(out)
         tmp.rename(out)
@@ -79,16 +81,16 @@ def _write(joined: Joined, folder: Path, meta: dict[str, Any]) -> dict[str, Any]
         with (folder / "cases.jsonl").open("w", encoding="utf-8") as cases_file:
             for case in joined.cases:
                 record = _case_record(case, docs, seen_ids)
-                cases_file.write(_line(record))
+                cases_file.write(_line(record, location(case.provenance)))
                 for system, answer in case.answers.items():
                     line = Answer(case_id=record.case_id, answer=answer.text)
-                    answer_files[system].write(_line(line))
+                    answer_files[system].write(_line(line, location(answer.provenance)))
     finally:
         for f in answer_files.values():
             f.close()
     with (folder / "documents.jsonl").open("w", encoding="utf-8") as f:
         for doc in docs.values():
-            f.write(_line(doc))
+            f.write(_line(doc, doc.provenance[0].where() if doc.provenance else doc.doc_id))
     summary = meta | {
         "systems": joined.systems,
         "cases": len(joined.cases),
@@ -96,12 +98,20 @@ def _write(joined: Joined, folder: Path, meta: dict[str, Any]) -> dict[str, Any]
         "one_sided": [vars(o) for o in joined.one_sided],
     }
     (folder / "suite.json").write_text(json.dumps({"name": meta["name"]}) + "\n")
-    (folder / MARKER).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    (folder / MARKER).write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
 
-def _line(record: Any) -> str:
-    return json.dumps(record.model_dump(mode="json", exclude_none=True), ensure_ascii=False) + "\n"
+def _line(record: Any, where: str) -> str:
+    """One JSON line; text with a lone surrogate (an invalid \\u escape in a source) can be
+    no UTF-8 file's, so it is refused here, naming where it came from."""
+    text = json.dumps(record.model_dump(mode="json", exclude_none=True), ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        problem = "contains a lone surrogate (an invalid \\u escape)"
+        raise IngestError(where, None, "(text)", problem) from None
+    return text + "\n"
 
 
 def _case_record(case: ImportedCase, docs: dict[str, Document], seen: dict[str, str]) -> Case:
@@ -111,9 +121,13 @@ def _case_record(case: ImportedCase, docs: dict[str, Document], seen: dict[str, 
         doc_id = doc_id_of(passage.text)
         doc = docs.get(doc_id)
         if doc is None:
+            size = len(passage.text.encode("utf-8", "surrogatepass"))
+            if size > MAX_DOCUMENT_BYTES:
+                problem = f"{size} bytes, above the limit of {MAX_DOCUMENT_BYTES} of a document"
+                raise IngestError(passage.provenance.where(), None, "contexts", problem)
             doc = docs[doc_id] = Document(doc_id=doc_id, text=passage.text, title=passage.title)
         if len(doc.provenance) < MAX_DOC_PROVENANCE:
-            doc.provenance.append(passage.provenance)
+            doc.provenance.append(passage.provenance.record())
         if doc_id not in doc_ids:
             doc_ids.append(doc_id)
     if not doc_ids:
@@ -123,8 +137,8 @@ def _case_record(case: ImportedCase, docs: dict[str, Document], seen: dict[str, 
         problem = f"duplicate case id {case_id!r} (first at {seen[case_id]})"
         raise IngestError(where, None, "case_id", problem)
     seen[case_id] = where
-    provenance: list[Provenance] = [case.provenance]
-    provenance += [a.provenance for a in case.answers.values()]
+    provenance: list[Provenance] = [case.provenance.record()]
+    provenance += [a.provenance.record() for a in case.answers.values()]
     try:
         return Case(
             case_id=case_id,

@@ -265,3 +265,15 @@ def test_the_join_key_may_be_the_question_text(tmp_path):
     import_sources("csv", [_write("csv", tmp_path)], tmp_path / "suite", opts)
     ids = [c.case_id for c in load_suite(tmp_path / "suite").cases]
     assert ids == ["q1", "q2"]  # the id column still names the cases
+
+
+def test_a_lone_surrogate_escape_is_refused_naming_the_row(tmp_path):
+    rows = ['{"question": "Q?", "contexts": ["c"], "answer": "fine"}',
+            '{"question": "Q2?", "contexts": ["c"], "answer": "bad \\ud800 text"}']  # fmt: skip
+    (tmp_path / "t.jsonl").write_text("\n".join(rows) + "\n")
+    result = CliRunner().invoke(
+        app, ["import", "jsonl", str(tmp_path / "t.jsonl"), "--out", str(tmp_path / "suite")]
+    )
+    assert result.exit_code == 4
+    assert "t.jsonl:2: (text): contains a lone surrogate" in result.output
+    assert not (tmp_path / "suite").exists()
