@@ -3,9 +3,10 @@
 Run: `.venv/bin/python tests/bench/bench_import_traces.py [MEGABYTES ...]` (default 100 1024).
 Writes a synthetic OTLP JSON export of about that size (one ExportTraceServiceRequest per
 line, as the collector's file exporter writes; each trace a root, a retriever span with 5
-passages drawn from a pool of 2,000, and an LLM span whose prompt repeats those passages,
-as OpenInference instrumentations record it), then imports it in a fresh process and prints
-wall time, throughput and the peak resident memory of that process. Prints figures; asserts
+passages drawn from a pool of 2,000, and an LLM span holding a long system prompt and a
+prompt that repeats those passages, as OpenInference instrumentations record them), then
+imports it in a fresh process and prints wall time, throughput and the peak resident memory
+of that process. Prints figures; asserts
 nothing. The export is written under $TMPDIR and removed afterwards.
 """
 
@@ -21,6 +22,9 @@ import time
 from pathlib import Path
 
 POOL = 2_000
+# A long system prompt, as real LLM spans record one: about 15 kB a trace in all, so that
+# 1 GB holds some 66,000 traces (a suite holds at most 100,000 cases).
+SYSTEM_PROMPT = "You answer questions about kettles from the passages only. " * 125
 WORDS = "kettle warranty litres boils minutes descale citric purchase switch empty jug".split()
 
 
@@ -71,7 +75,8 @@ def write_export(path: Path, megabytes: int, seed: int = 7) -> int:
                     root,
                     "LLM",
                     [
-                        _attr("llm.input_messages.0.message.content", prompt),
+                        _attr("llm.input_messages.0.message.content", SYSTEM_PROMPT),
+                        _attr("llm.input_messages.1.message.content", prompt),
                         _attr("output.value", f"It costs {rng.randrange(POOL)} euros."),
                     ],
                 ),  # fmt: skip
