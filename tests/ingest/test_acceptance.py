@@ -52,3 +52,23 @@ def test_a_planted_number_in_the_new_prompt_version_fails_the_gate_naming_the_sp
     assert markdown.exit_code == 0, markdown.output
     assert f"answer read from `{cand}` trace `" in markdown.output
     assert f"span `{span_id}`" in markdown.output
+
+
+def test_the_quick_start_imports_the_example_csv_and_the_gate_fails(tmp_path):
+    """docs/import.md's first example: the candidate's '5 year warranty' where the source
+    says 2 years fails the gate; the report names the CSV row."""
+    from ..conftest import REPO
+
+    source = REPO / "data" / "examples" / "import" / "helpdesk.csv"
+    suite, report_path = tmp_path / "helpdesk", tmp_path / "r.json"
+    imported = CliRunner().invoke(app, ["import", "csv", str(source), "--out", str(suite)])
+    assert imported.exit_code == 0, imported.output
+    assert "imported 3 case(s), 4 document(s), systems baseline, candidate" in imported.output
+    ran = CliRunner().invoke(
+        app, ["run", str(suite), "--judge", "offline", "--no-save", "-q", "--out", str(report_path)]
+    )
+    assert ran.exit_code == 1, ran.output
+    report = json.loads(report_path.read_text())
+    k2 = next(c for c in report["cases"] if c["case_id"] == "k-2")
+    where = [(p["source"], p["row"], p["part"]) for p in k2["provenance"]]
+    assert (str(source), 2, "answer:candidate") in where
