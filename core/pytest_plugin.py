@@ -95,7 +95,7 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         report = _report(self.config)
         case_id = self.name[len("halgate[") : -1]
-        bad = hallucinated_claims(report, case_id)
+        bad = case_failures(report, case_id)
         if bad:
             raise HalgateFailure("\n".join(bad))
 
@@ -123,7 +123,7 @@ class HalgateFailure(AssertionError):
     """A gate or case failure; shown as its message, without a traceback."""
 
 
-def hallucinated_claims(report: RunReport, case_id: str) -> list[str]:
+def case_failures(report: RunReport, case_id: str) -> list[str]:
     """The gated system's hallucinated claims in one case, one line each with the reason."""
     from .scoring.metrics import is_hallucinated
 

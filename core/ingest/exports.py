@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import IngestError
 from .rows import read_rows, table_kind
-from .spans import Span, flat_metadata
+from .spans import TraceSpan, flat_metadata
 from .tables import TEXT_KEYS
 
 LANGFUSE_KINDS = {"RETRIEVER": "RETRIEVER", "GENERATION": "LLM"}
@@ -67,7 +67,7 @@ def message_text(value: Any) -> str | None:
     return None
 
 
-def langfuse_spans(path: Path) -> Iterator[Span]:
+def langfuse_spans(path: Path) -> Iterator[TraceSpan]:
     """The observations of a Langfuse export as spans."""
     for n, obj in _records(path):
         if isinstance(obj.get("observations"), list):  # a trace with its observations
@@ -78,16 +78,16 @@ def langfuse_spans(path: Path) -> Iterator[Span]:
             yield _langfuse_observation(obj, str(path), n, root=None)
 
 
-def _langfuse_trace(obj: dict[str, Any], source: str, n: int) -> Span:
+def _langfuse_trace(obj: dict[str, Any], source: str, n: int) -> TraceSpan:
     if not obj.get("id"):
         raise IngestError(source, str(n), "id", "a trace without an id")
     attrs: dict[str, str] = {}
     flat_metadata("metadata", obj.get("metadata"), attrs)
-    return Span(obj["id"], obj["id"], None, "CHAIN", source, n, input=obj.get("input"),
+    return TraceSpan(obj["id"], obj["id"], None, "CHAIN", source, n, input=obj.get("input"),
                 attributes=attrs)  # fmt: skip
 
 
-def _langfuse_observation(obj: Any, source: str, n: int, root: str | None) -> Span:
+def _langfuse_observation(obj: Any, source: str, n: int, root: str | None) -> TraceSpan:
     if not isinstance(obj, dict):
         raise IngestError(source, str(n), "(observation)", "expected a JSON object")
     for name in ("id", "traceId"):
@@ -100,7 +100,7 @@ def _langfuse_observation(obj: Any, source: str, n: int, root: str | None) -> Sp
     for key in ("promptName", "promptVersion", "name", "version"):
         if obj.get(key) is not None:
             attrs[key] = str(obj[key])
-    return Span(
+    return TraceSpan(
         trace_id=str(obj["traceId"]),
         span_id=str(obj["id"]),
         parent_id=parent,
@@ -115,7 +115,7 @@ def _langfuse_observation(obj: Any, source: str, n: int, root: str | None) -> Sp
     )
 
 
-def langsmith_spans(path: Path) -> Iterator[Span]:
+def langsmith_spans(path: Path) -> Iterator[TraceSpan]:
     """The runs of a LangSmith export as spans."""
     for n, obj in _records(path):
         for name in ("id", "trace_id", "run_type"):
@@ -126,7 +126,7 @@ def langsmith_spans(path: Path) -> Iterator[Span]:
         attrs: dict[str, str] = {}
         flat_metadata("metadata", (obj.get("extra") or {}).get("metadata"), attrs)
         parent = obj.get("parent_run_id") or None
-        yield Span(
+        yield TraceSpan(
             trace_id=str(obj["trace_id"]),
             span_id=str(obj["id"]),
             parent_id=str(parent) if parent else None,

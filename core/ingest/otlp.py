@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import IngestError
 from .rows import read_rows, table_kind
-from .spans import Span, flat_metadata
+from .spans import TraceSpan, flat_metadata
 
 SPANS_PREFIX = "resourceSpans.item.scopeSpans.item.spans.item"
 _HEX = re.compile(r"[0-9a-fA-F]+")
@@ -27,7 +27,7 @@ _DOC = re.compile(r"retrieval\.documents\.(\d+)\.document\.content")
 _OUT_MSG = re.compile(r"llm\.output_messages\.(\d+)\.message\.content")
 
 
-def otlp_spans(path: Path) -> Iterator[Span]:
+def otlp_spans(path: Path) -> Iterator[TraceSpan]:
     """The spans of an OTLP JSON file, streamed."""
     import ijson
 
@@ -68,7 +68,7 @@ def _value(v: Any) -> Any:
     return None
 
 
-def _otlp_span(raw: dict[str, Any], source: str, n: int) -> Span:
+def _otlp_span(raw: dict[str, Any], source: str, n: int) -> TraceSpan:
     span_id = _id(raw.get("spanId"), source, n, "spanId")
     where = f"span {span_id}"
     attrs: dict[str, Any] = {}
@@ -88,7 +88,7 @@ def _otlp_span(raw: dict[str, Any], source: str, n: int) -> Span:
     )
 
 
-def openinference_span(attrs: dict[str, Any], **ids: Any) -> Span:
+def openinference_span(attrs: dict[str, Any], **ids: Any) -> TraceSpan:
     """A span from its OpenInference attributes (flat ``a.b.0.c`` keys, or Phoenix's lists)."""
     docs = sorted((int(m.group(1)), v) for k, v in attrs.items() if (m := _DOC.fullmatch(k)))
     documents = [str(v) for _, v in docs]
@@ -104,7 +104,7 @@ def openinference_span(attrs: dict[str, Any], **ids: Any) -> Span:
     for k, v in attrs.items():
         if isinstance(v, str | int | float | bool) and not k.startswith(("input.", "output.")):
             keys.setdefault(k, str(v))
-    return Span(
+    return TraceSpan(
         kind=str(attrs.get("openinference.span.kind", "")).upper(),
         input=_text(attrs.get("input.value")),
         output=_text(output),
@@ -139,7 +139,7 @@ def _dotted(prefix: str, value: Any) -> dict[str, Any]:
     return out
 
 
-def phoenix_spans(path: Path) -> Iterator[Span]:
+def phoenix_spans(path: Path) -> Iterator[TraceSpan]:
     """The spans of a Phoenix span export (its spans dataframe as JSONL or Parquet)."""
     for n, row in read_rows(path, table_kind(path)):
         attrs = {k[11:]: v for k, v in row.items() if k.startswith("attributes.") and v is not None}

@@ -3,7 +3,7 @@
 A reader (tables, traces) yields ``ImportedCase`` records, one system's view of one case;
 ``join`` merges the views of several systems on a key, and ``writer`` turns the merged cases
 into an ordinary suite folder. Each piece carries where it was read (``Where``, a plain
-tuple: a large export has many, and each becomes a ``Provenance`` record only when written).
+tuple: a large export has many, and each becomes a ``SourceLocation`` record only when written).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..models import Provenance
+from ..models import SourceLocation
 
 
 class Where(NamedTuple):
-    """Where a piece was read: the fields of a ``Provenance``, held light until written."""
+    """Where a piece was read: the fields of a ``SourceLocation``, held light until written."""
 
     source: str
     row: int | None
@@ -23,9 +23,9 @@ class Where(NamedTuple):
     span_id: str | None
     part: str
 
-    def record(self) -> Provenance:
+    def record(self) -> SourceLocation:
         """As the record a suite file holds."""
-        return Provenance(**self._asdict())
+        return SourceLocation(**self._asdict())
 
     def where(self) -> str:
         """``file:row`` or ``file: trace T span S``."""
@@ -33,7 +33,7 @@ class Where(NamedTuple):
 
 
 @dataclass
-class Passage:
+class RetrievedContext:
     """One retrieved context as the source gave it; documents are made from passages."""
 
     text: str
@@ -56,7 +56,7 @@ class ImportedCase:
     key: str
     question: str
     provenance: Where
-    passages: list[Passage] = field(default_factory=list)
+    passages: list[RetrievedContext] = field(default_factory=list)
     answers: dict[str, SystemAnswer] = field(default_factory=dict)
     case_id: str | None = None
     reference: str | None = None

@@ -1,7 +1,7 @@
 """Spans of any trace format to imported cases: one trace is one case.
 
 A format reader (OTLP/OpenInference, Phoenix, Langfuse, LangSmith) turns each span into a
-``Span``; ``assemble`` groups them by trace: the root span's input is the question, the
+``TraceSpan``; ``assemble`` groups them by trace: the root span's input is the question, the
 retriever spans' documents are the passages, and the output of the LLM span that ended last
 is the answer. Only these parts are kept per trace, never the raw span, and a passage seen
 in many traces is held once, so memory grows with the suite, not with the export.
@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IngestError
-from .records import ImportedCase, Passage, SystemAnswer, Where
+from .records import ImportedCase, RetrievedContext, SystemAnswer, Where
 
 QUESTION_KEYS = ("question", "query", "input", "user_input", "q", "text", "content")
 
 
 @dataclass
-class Span:
+class TraceSpan:
     """The parts of one span that a case needs, read by a format reader."""
 
     trace_id: str
@@ -47,7 +47,7 @@ class _Trace:
     attributes: dict[str, str] = field(default_factory=dict)
 
 
-def question_text(value: Any) -> str | None:
+def root_question(value: Any) -> str | None:
     """A root span's input as the question: text, or the question field of a JSON input."""
     if isinstance(value, str):
         stripped = value.strip()
@@ -63,12 +63,12 @@ def question_text(value: Any) -> str | None:
             if isinstance(value.get(key), str):
                 return str(value[key])
         if isinstance(value.get("messages"), list) and value["messages"]:
-            return question_text(value["messages"][-1])
+            return root_question(value["messages"][-1])
     return None
 
 
 def assemble(
-    spans: Iterable[Span], join_on: str, system: str, system_attr: str | None
+    spans: Iterable[TraceSpan], join_on: str, system: str, system_attr: str | None
 ) -> Iterator[ImportedCase]:
     """One case per trace, in the order traces first appear; ``system_attr`` names the span
     attribute whose value is the system (two prompt versions in one export)."""
@@ -82,11 +82,11 @@ def assemble(
         yield _case(trace_id, trace, join_on, system, system_attr)
 
 
-def _add(trace: _Trace, span: Span, interned: dict[str, str], wanted: set) -> None:
+def _add(trace: _Trace, span: TraceSpan, interned: dict[str, str], wanted: set) -> None:
     for key in wanted & span.attributes.keys():
         trace.attributes.setdefault(key, span.attributes[key])
     if span.parent_id is None and span.input is not None:
-        text = question_text(span.input)
+        text = root_question(span.input)
         if text is not None:
             trace.question = (text, _prov(span, "question"))
     if span.kind == "RETRIEVER":
@@ -116,7 +116,7 @@ def _case(tid: str, t: _Trace, join_on: str, system: str, attr: str | None) -> I
         key=key,
         question=question,
         provenance=root,
-        passages=[Passage(text, prov) for text, prov in t.passages],
+        passages=[RetrievedContext(text, prov) for text, prov in t.passages],
         answers={system: SystemAnswer(answer, llm._replace(part=f"answer:{system}"))},
         case_id=key if join_on != "question" else None,
     )
@@ -133,7 +133,7 @@ def _key(tid: str, question: str, t: _Trace, join_on: str) -> str:
     return value
 
 
-def _prov(span: Span, part: str) -> Where:
+def _prov(span: TraceSpan, part: str) -> Where:
     return Where(span.source, span.row, span.trace_id, span.span_id, part)
 
 

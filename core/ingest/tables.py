@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import IngestError
 from .mapping import Mapping, resolve
-from .records import ImportedCase, Passage, SystemAnswer, Where
+from .records import ImportedCase, RetrievedContext, SystemAnswer, Where
 from .rows import read_rows
 
 TEXT_KEYS = ("page_content", "content", "text", "document", "context")
@@ -59,7 +59,7 @@ def _case(row: dict[str, Any], n: int, m: Mapping, source: str) -> ImportedCase:
             str(answer), Where(source, n, None, None, f"answer:{system}")
         )
     passages = [
-        Passage(t, Where(source, n, None, None, "document"))
+        RetrievedContext(t, Where(source, n, None, None, "document"))
         for t in contexts(row.get(m.contexts) if m.contexts else None, m, source, where)
     ]
     return ImportedCase(

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from ..errors import IngestError, UsageError
 from ..inputs.suite import MAX_CASES, MAX_DOCUMENT_BYTES
-from ..models import Answer, Case, Document, Provenance
+from ..models import Answer, Case, Document, SourceLocation
 from .join import Joined
 from .records import ImportedCase, location
 
@@ -137,7 +137,7 @@ def _case_record(case: ImportedCase, docs: dict[str, Document], seen: dict[str, 
         problem = f"duplicate case id {case_id!r} (first at {seen[case_id]})"
         raise IngestError(where, None, "case_id", problem)
     seen[case_id] = where
-    provenance: list[Provenance] = [case.provenance.record()]
+    provenance: list[SourceLocation] = [case.provenance.record()]
     provenance += [a.provenance.record() for a in case.answers.values()]
     try:
         return Case(

@@ -37,7 +37,7 @@ from .review import (
     SignOff,
     SignOffDecision,
 )
-from .suite import Answer, Case, Document, Provenance, Suite
+from .suite import Answer, Case, Document, SourceLocation, Suite
 from .verdicts import (
     EXIT_BAD_INPUT,
     EXIT_CODES,
@@ -58,7 +58,7 @@ __all__ = [
     "MEASURE_LABELS",
     "AgreementCell",
     "Answer",
-    "Provenance",
+    "SourceLocation",
     "AnswerAnalysis",
     "AuditEntry",
     "AuditInput",

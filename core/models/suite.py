@@ -8,7 +8,7 @@ from .record import Record
 from .verdicts import Severity
 
 
-class Provenance(Record):
+class SourceLocation(Record):
     """Where an imported case, document or answer came from, so a reviewer can go back to it."""
 
     source: str = Field(description="File (or folder) it was read from.")
@@ -32,7 +32,7 @@ class Document(Record):
     doc_id: str = Field(min_length=1, description="Stable id, referenced by cases and citations.")
     text: str = Field(description="Full text; citation spans index into it.")
     title: str | None = Field(default=None, description="Human-readable title.")
-    provenance: list[Provenance] = Field(
+    provenance: list[SourceLocation] = Field(
         default_factory=list, description="Where an imported document was read (first 20)."
     )
 
@@ -50,7 +50,7 @@ class Case(Record):
     tags: list[str] = Field(default_factory=list, description="Failure modes, e.g. multi-hop.")
     risk_level: Severity | None = Field(default=None, description="Risk of the case's domain.")
     domain: str | None = Field(default=None, description="Subject area, e.g. medication.")
-    provenance: list[Provenance] = Field(
+    provenance: list[SourceLocation] = Field(
         default_factory=list,
         description="Where an imported case's question and each system's answer were read.",
     )
