@@ -52,6 +52,12 @@ def test_a_planted_number_in_the_new_prompt_version_fails_the_gate_naming_the_sp
     assert markdown.exit_code == 0, markdown.output
     assert f"answer read from `{cand}` trace `" in markdown.output
     assert f"span `{span_id}`" in markdown.output
+    page = (
+        CliRunner()
+        .invoke(app, ["export", report["run_id"], "--format", "html", "--db", str(db)])
+        .output
+    )
+    assert f"answer:candidate: {cand}: trace " in page and f"span {span_id}" in page
 
 
 def test_the_quick_start_imports_the_example_csv_and_the_gate_fails(tmp_path):
