@@ -3,8 +3,8 @@
 Langfuse: observations as the public API returns them (``ObservationV2``: ``id``,
 ``traceId``, ``parentObservationId``, ``type``, ``input``, ``output``, ``metadata``), one per
 line, in a JSON array, or as ``{"data": [...]}`` pages; a trace record with its
-``observations`` (the older trace export) works too. ``RETRIEVER`` observations give the
-documents, ``GENERATION`` the answer, the root the question.
+``observations`` (the older trace export) works too. ``RETRIEVER`` observations (or, from
+Langfuse before v3, spans named ``retriever...``) give the documents, ``GENERATION`` the answer, the root the question.
 
 LangSmith: runs (``langsmith.schemas.Run``: ``id``, ``trace_id``, ``parent_run_id``,
 ``run_type``, ``inputs``, ``outputs``, ``extra.metadata``), one per line or in an array.
@@ -94,6 +94,8 @@ def _langfuse_observation(obj: Any, source: str, n: int, root: str | None) -> Tr
         if not obj.get(name):
             raise IngestError(source, str(n), name, "missing")
     kind = LANGFUSE_KINDS.get(str(obj.get("type", "")).upper(), "SPAN")
+    if kind == "SPAN" and "retriev" in str(obj.get("name", "")).lower():
+        kind = "RETRIEVER"  # Langfuse before v3 had no RETRIEVER type: a span named so
     parent = obj.get("parentObservationId") or root
     attrs: dict[str, str] = {}
     flat_metadata("metadata", obj.get("metadata"), attrs)

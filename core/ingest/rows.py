@@ -116,8 +116,12 @@ def _hf(folder: Path, split: str | None) -> Rows:
 
     if not folder.is_dir():
         raise IngestError(str(folder), None, "(folder)", "not a saved dataset folder")
-    if (folder / "dataset_dict.json").is_file():
-        splits = json.loads((folder / "dataset_dict.json").read_text())["splits"]
+    index = folder / "dataset_dict.json"
+    if index.is_file():
+        try:
+            splits = list(json.loads(index.read_text(encoding="utf-8"))["splits"])
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            raise IngestError(str(index), None, "splits", f"unreadable: {exc}") from None
         chosen = split or (splits[0] if len(splits) == 1 else None)
         if chosen not in splits:
             raise IngestError(str(folder), None, "split", f"name one of {splits} (--split)")

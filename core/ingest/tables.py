@@ -49,8 +49,7 @@ def _case(row: dict[str, Any], n: int, m: Mapping, source: str) -> ImportedCase:
             raise IngestError(source, where, str(column), f"{part} must be text")
         return value
 
-    question = text("question", m.question, required=True)
-    assert question is not None  # required above
+    question = str(text("question", m.question, required=True))  # required: never None
     case_id = text("case id", m.case_id)
     answers = {}
     for system, column in m.answers.items():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -50,6 +51,7 @@ def write_suite(joined: Joined, out: Path, meta: dict[str, Any]) -> dict[str, An
     sources = ", ".join(meta["sources"])
     if not joined.cases:
         raise IngestError(sources, None, "(cases)", _no_cases(joined))
+    _check_systems(joined, sources)
     if len(joined.cases) > MAX_CASES:
         problem = f"{len(joined.cases)} cases, above the limit of {MAX_CASES} of a suite"
         raise IngestError(sources, None, "(cases)", problem)
@@ -70,6 +72,18 @@ def _no_cases(joined: Joined) -> str:
     if joined.one_sided:
         return f"no case has an answer from every system ({len(joined.one_sided)} one-sided)"
     return "no cases found"
+
+
+SYSTEM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def _check_systems(joined: Joined, sources: str) -> None:
+    """A system names a file (answers/<system>.jsonl): a name from a trace attribute or a
+    column must be a plain file name, never a path."""
+    for name in joined.systems:
+        if not SYSTEM_NAME.fullmatch(name):
+            problem = f"system name {name!r} must be letters, digits, '.', '_' or '-'"
+            raise IngestError(sources, None, "system", problem)
 
 
 def _write(joined: Joined, folder: Path, meta: dict[str, Any]) -> dict[str, Any]:

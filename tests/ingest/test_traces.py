@@ -125,3 +125,40 @@ def test_a_span_with_a_bad_id_is_an_error_naming_the_field(tmp_path):
     )
     assert result.exit_code == 4
     assert "bad.json:span #1: spanId: not a hex or base64 id: '!!'" in result.output
+
+
+def test_a_system_name_from_a_trace_cannot_name_a_path(spans, tmp_path):
+    """The value of --system-attr comes from the export: it names answers/<system>.jsonl."""
+    source = write_otlp_json(spans["v1"], tmp_path / "x.jsonl")
+    text = source.read_text().replace('"stringValue": "v1"', '"stringValue": "../../evil"')
+    source.write_text(text)
+    result = CliRunner().invoke(
+        app,
+        ["import", "otlp", str(source), "--system-attr", "llm.prompt_template.version",
+         "--out", str(tmp_path / "suite")],
+    )  # fmt: skip
+    assert result.exit_code == 4
+    assert "system: system name '../../evil' must be letters, digits" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.jsonl"]
+
+
+def test_an_older_langfuse_trace_export_with_nested_observations(spans, tmp_path):
+    """A trace record holding its observations, retrieval as a SPAN named 'retrieve' (Langfuse
+    before v3): built from the v1 export's own observations, regrouped by trace."""
+    source = write_langfuse_jsonl(spans["v1"], tmp_path / "obs.jsonl")
+    traces: dict[str, dict] = {}
+    for line in source.read_text().splitlines():
+        obs = json.loads(line)
+        if obs["type"] == "RETRIEVER":
+            obs["type"] = "SPAN"
+        trace = traces.setdefault(obs["traceId"], {"id": obs["traceId"], "observations": []})
+        if obs.get("parentObservationId") is None:
+            trace["input"] = obs["input"]
+        trace["observations"].append(obs)
+    (tmp_path / "traces.json").write_text(json.dumps(list(traces.values())))
+    import_sources("langfuse", [tmp_path / "traces.json"], tmp_path / "suite")
+    suite = load_suite(tmp_path / "suite")
+    assert [len(suite.case_documents(c)) for c in suite.cases] == [2, 2, 2]
+    assert [suite.answers["candidate"][c.case_id].answer for c in suite.cases] == list(
+        ANSWERS["v1"].values()
+    )
