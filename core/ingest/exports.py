@@ -4,7 +4,8 @@ Langfuse: observations as the public API returns them (``ObservationV2``: ``id``
 ``traceId``, ``parentObservationId``, ``type``, ``input``, ``output``, ``metadata``), one per
 line, in a JSON array, or as ``{"data": [...]}`` pages; a trace record with its
 ``observations`` (the older trace export) works too. ``RETRIEVER`` observations (or, from
-Langfuse before v3, spans named ``retriever...``) give the documents, ``GENERATION`` the answer, the root the question.
+Langfuse before v3, spans named ``retriever...``) give the documents, ``GENERATION`` the
+answer, the root the question.
 
 LangSmith: runs (``langsmith.schemas.Run``: ``id``, ``trace_id``, ``parent_run_id``,
 ``run_type``, ``inputs``, ``outputs``, ``extra.metadata``), one per line or in an array.
