@@ -32,9 +32,12 @@ SourceOpt = Annotated[
     typer.Option(help="A file to import with --import (twice: baseline, then candidate)."),
 ]
 MappingOpt = Annotated[
-    Path | None, typer.Option(help="TOML file mapping columns to parts of a case (--import).")
+    Path | None, typer.Option(help="TOML file mapping columns to parts of a case (imports).")
 ]
-ColumnOpt = Annotated[str | None, typer.Option(help="Column of this part (default: common names).")]
+
+
+def _column(part: str) -> Any:
+    return typer.Option(help=f"Column holding the {part} (default: a common name, docs/import.md).")
 
 
 def _answers(pairs: list[str]) -> dict[str, str]:
@@ -105,17 +108,17 @@ def import_command(
     ],
     suite: Annotated[Path, typer.Option("--out", "-o", help="Suite folder to write.")],
     mapping: MappingOpt = None,
-    case_id: ColumnOpt = None,
-    question: ColumnOpt = None,
-    contexts: ColumnOpt = None,
+    case_id: Annotated[str | None, _column("case id")] = None,
+    question: Annotated[str | None, _column("question")] = None,
+    contexts: Annotated[str | None, _column("retrieved contexts")] = None,
     answer: Annotated[
         list[str] | None,
         typer.Option(help="SYSTEM=COLUMN: a system's answer column (repeatable)."),
     ] = None,
-    reference: ColumnOpt = None,
-    tags: ColumnOpt = None,
-    risk_level: ColumnOpt = None,
-    domain: ColumnOpt = None,
+    reference: Annotated[str | None, _column("reference answer")] = None,
+    tags: Annotated[str | None, _column("tags")] = None,
+    risk_level: Annotated[str | None, _column("risk level")] = None,
+    domain: Annotated[str | None, _column("domain")] = None,
     join_on: Annotated[
         str | None,
         typer.Option(
