@@ -158,16 +158,22 @@ def gate_report(
     baseline: str = "baseline",
     candidate: str = "candidate",
 ) -> RunReport:
-    """Judge a suite (a folder or a ``Suite`` built in Python) and decide the gate."""
-    from .inputs.policy import Policy
+    """Judge a suite (a folder or a ``Suite`` built in Python) and decide the gate, with the
+    judge built as `halgate run` builds it (the policy's severity rules applied; an LLM judge
+    reads its endpoint from OPENAI_* and caches nothing)."""
+    from .inputs.policy import Policy, resolve_policy
     from .inputs.suite import load_suite
-    from .judges.registry import create_judge
+    from .judges.build import build_judge
     from .models import Mode
     from .run.engine import run_suite
 
-    loaded = suite if not isinstance(suite, str | Path) else load_suite(suite)
-    pol = policy if policy is not None else Policy()
-    return run_suite(loaded, create_judge(judge), pol, Mode.COMPARE, baseline, candidate)
+    if isinstance(suite, str | Path):
+        pol = policy if policy is not None else resolve_policy(None, suite)
+        loaded = load_suite(suite)
+    else:
+        pol, loaded = (policy if policy is not None else Policy()), suite
+    built = build_judge(judge, pol, Mode.COMPARE, None)
+    return run_suite(loaded, built, pol, Mode.COMPARE, baseline, candidate)
 
 
 def make_suite(
