@@ -47,3 +47,13 @@ class PermissionDeniedError(HalgateError):
 class EndpointError(HalgateError):
     """The LLM endpoint cannot be used at all (unreachable, key refused, model unknown): a
     configuration problem, found before anything was judged (exit code 4)."""
+
+
+class IngestError(HalgateError):
+    """A source being imported is unusable; the message names the file, the row or span and
+    the field (exit code 4, nothing written)."""
+
+    def __init__(self, source: str, where: str | None, field: str, message: str):
+        self.source, self.where, self.field = source, where, field
+        at = f"{source}:{where}" if where else source
+        super().__init__(f"{at}: {field}: {message}")

@@ -18,6 +18,7 @@ import typer
 from ..errors import HalgateError, StoreError, UsageError
 from ..models import Mode, RunReport
 from .app import SuiteArg, app, err, fail, out
+from .ingest import ImportOpt, MappingOpt, SourceOpt, import_for_run
 from .llm_options import (
     ApiKeyFileOpt,
     ApiKeyOpt,
@@ -187,6 +188,9 @@ def run(
     cascade_margin: CascadeMarginOpt = None,
     batch_api: BatchApiOpt = False,
     dry_run: DryRunOpt = False,
+    import_format: ImportOpt = None,
+    source: SourceOpt = None,
+    mapping: MappingOpt = None,
 ) -> None:
     """Evaluate a suite, save it for review, print the summary and exit with the gate's code
     (0 passed, 1 failed, 2 harness error, 3 needs review, 4 bad input or usage, 5 Batch API
@@ -215,6 +219,8 @@ def run(
     )
     try:
         key = key_option(api_key, api_key_file)
+        if import_format is not None or source:
+            import_for_run(import_format, source or [], suite, mapping)
     except HalgateError as exc:
         raise fail(exc) from None
     perform_run(inputs, key, dry_run=dry_run)

@@ -47,7 +47,7 @@ from .review import (
     SignOff,
     SignOffDecision,
 )
-from .suite import SHOULD_ABSTAIN_TAG, Answer, Case, Document, Suite
+from .suite import SHOULD_ABSTAIN_TAG, Answer, Case, Document, SourceLocation, Suite
 from .verdicts import (
     EXIT_BAD_INPUT,
     EXIT_CODES,
@@ -74,6 +74,7 @@ __all__ = [
     "MEASURE_LABELS",
     "AgreementCell",
     "Answer",
+    "SourceLocation",
     "AnswerAnalysis",
     "AuditEntry",
     "AuditInput",

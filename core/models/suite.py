@@ -12,12 +12,33 @@ from .verdicts import Severity
 SHOULD_ABSTAIN_TAG = "should-abstain"
 
 
+class SourceLocation(Record):
+    """Where an imported case, document or answer came from, so a reviewer can go back to it."""
+
+    source: str = Field(description="File (or folder) it was read from.")
+    row: int | None = Field(default=None, description="1-based row or line in that file.")
+    trace_id: str | None = Field(default=None, description="Trace id, for a trace export.")
+    span_id: str | None = Field(default=None, description="Span or run id, for a trace export.")
+    part: str | None = Field(
+        default=None, description="What it gave: question, document, or answer:<system>."
+    )
+
+    def where(self) -> str:
+        """``file:row`` or ``file: trace T span S``, as errors, listings and reports name it."""
+        if self.span_id is not None:
+            return f"{self.source}: trace {self.trace_id} span {self.span_id}"
+        return f"{self.source}:{self.row}" if self.row is not None else self.source
+
+
 class Document(Record):
     """A source document that answers are checked against."""
 
     doc_id: str = Field(min_length=1, description="Stable id, referenced by cases and citations.")
     text: str = Field(description="Full text; citation spans index into it.")
     title: str | None = Field(default=None, description="Human-readable title.")
+    provenance: list[SourceLocation] = Field(
+        default_factory=list, description="Where an imported document was read (first 20)."
+    )
 
 
 class Case(Record):
@@ -33,6 +54,10 @@ class Case(Record):
     tags: list[str] = Field(default_factory=list, description="Failure modes, e.g. multi-hop.")
     risk_level: Severity | None = Field(default=None, description="Risk of the case's domain.")
     domain: str | None = Field(default=None, description="Subject area, e.g. medication.")
+    provenance: list[SourceLocation] = Field(
+        default_factory=list,
+        description="Where an imported case's question and each system's answer were read.",
+    )
 
     @field_validator("risk_level", mode="before")
     @classmethod

@@ -131,6 +131,9 @@ class _Page:
             f"<details><summary><b>{escape(case.case_id)}</b> — {escape(case.question)}</summary>",
             f"<p class=muted>documents: {self.evidence.case_links(case_id) or 'none'}</p>",
         ]
+        if case.provenance:  # an imported case: where to go back to (row, or trace and span)
+            read = "; ".join(f"{p.part or 'read'}: {p.where()}" for p in case.provenance)
+            parts.append(f"<p class=muted>read from {escape(read)}</p>")
         analyses: list[AnswerAnalysis] = [a for a in report.analyses if a.case_id == case_id]
         for a in analyses:
             text = report.answers.get(a.system, {}).get(case_id, "")

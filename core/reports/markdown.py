@@ -126,6 +126,22 @@ def _comparison(report: RunReport) -> list[str]:
     return lines
 
 
+def _answer_source(report: RunReport, c: ClaimJudgement) -> str | None:
+    """Where an imported answer was read (file and row, or trace and span), else None."""
+    case = next((x for x in report.cases if x.case_id == c.case_id), None)
+    part = f"answer:{c.system}"
+    found = [p for p in (case.provenance if case else []) if p.part == part]
+    if not found:
+        return None
+    p = found[0]
+    where = [md_code(p.source)]
+    if p.span_id is not None:
+        where += [f"trace {md_code(str(p.trace_id))}", f"span {md_code(p.span_id)}"]
+    elif p.row is not None:
+        where.append(f"row {p.row}")
+    return " ".join(where)
+
+
 def _claim_item(n: int, c: ClaimJudgement, state: str, review: ClaimReview | None) -> list[str]:
     tags = " · ".join(
         x
@@ -213,6 +229,9 @@ def markdown_report(report: RunReport) -> str:
             review = reviews.get(c.claim_id)
             state = review_state(report, c.claim_id, review is not None)
             lines += _claim_item(n, c, state, review)
+            source = _answer_source(report, c)
+            if source is not None:
+                lines.append(f"   - answer read from {source}")
     lines += _reviews(report)
     if d.pending_review:
         lines += [

@@ -1,4 +1,4 @@
-"""Every CLI command is documented in the README and has help text for every option."""
+"""Every CLI command is documented (README or a docs/ page) and has help text for every option."""
 
 from __future__ import annotations
 
