@@ -56,9 +56,17 @@ def _key(name: str, keys: bool) -> str | None:
     return KEYS[name] if keys else None
 
 
+# On a small screen (1024 px) the sidebar takes 220 px instead of 300 (fixed text).
+_NARROW_SIDEBAR = (
+    "<style>@media (max-width: 1200px) {"
+    'section[data-testid="stSidebar"] {width: 220px !important; min-width: 220px !important;}'
+    "}</style>"
+)
+
+
 def page_setup() -> None:
-    """Inject the evidence stylesheet (fixed text) once per page run."""
-    st.html(css())
+    """Inject the evidence stylesheet and the small-screen layout (fixed text) per page run."""
+    st.html(css() + _NARROW_SIDEBAR)
 
 
 def problems(message: str) -> None:

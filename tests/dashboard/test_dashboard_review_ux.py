@@ -97,6 +97,15 @@ def test_runs_table_shows_both_rates_with_signed_changes_in_points(app, dashboar
     assert "answers with a hallucination" in legend and "claims hallucinated" in legend
 
 
+def test_at_1024_px_the_runs_table_shows_decision_rates_reviews_and_signoff_first(app):
+    """About 700 px of table beside the narrowed sidebar: what a reviewer looks for comes
+    first and fits; suite, judge and the judged decision follow, a scroll away."""
+    config, order = _config(app.dataframe[0])
+    first = order[: order.index("sign-off") + 1]
+    assert set(first) >= {"run", "decision", "answers", "claims", "reviewed", "sign-off"}
+    assert sum(config[c]["width"] for c in first) <= 700
+
+
 def test_runs_table_says_why_a_pairwise_run_has_no_rate(app, dashboard_db):
     report = build_report(run_id="20260103T000000Z-cccccc").model_copy(
         update={"mode": Mode.PAIRWISE, "analyses": [], "rates": {}, "comparison": None}
