@@ -19,7 +19,7 @@ from halgate.review import release_managers
 OVERRIDE_GATE = "so-override-gate"
 
 db, run_id, version, report = components.open_run_page("Sign-off", flash=False)
-components.banner(report.decision)
+components.banner(report.decision, compact=True)  # the form is what this page is for
 
 counts = loaders.queue(db, run_id, version).counts
 st.metric(
