@@ -18,6 +18,7 @@ from halgate.models import (
     ClaimJudgement,
     GateDecision,
     HallucinationType,
+    Override,
     RunReport,
     Severity,
     Verdict,
@@ -164,8 +165,11 @@ def source_documents(report: RunReport, case_id: str) -> None:
         st.html(highlight_source(text, [], anchor=safe_id(f"src-{case_id}-{doc_id}")))
 
 
-def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
-    """Answer with claim spans by verdict beside the source with the cited passage in view."""
+def evidence(
+    report: RunReport, claim: ClaimJudgement, key: str, review: Override | None = None
+) -> None:
+    """Answer with claim spans by verdict beside the source with the cited passage in view;
+    ``review``: the override in force, whose comment explains the verdict shown."""
     question(report, claim.case_id)
     left, right = st.columns(2, gap="medium")
     with left:
@@ -202,11 +206,15 @@ def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
             mine = [c for c in ordered if c.doc_id == doc_id]
             st.html(highlight_source(text, mine, anchor=anchor))
             st.html(scroll_script(anchor), unsafe_allow_javascript=True)
-    claim_facts(claim)
+    claim_facts(claim, review)
 
 
-def claim_facts(claim: ClaimJudgement) -> None:
-    """Verdict, type, severity, rationale and the verification status of each citation."""
+def claim_facts(claim: ClaimJudgement, review: Override | None = None) -> None:
+    """Verdict, type, severity, rationale and the verification status of each citation.
+
+    After a review the verdict shown is the reviewer's, so the judge's rationale is labelled
+    as the judge's and the reviewer's comment stands beside it.
+    """
     facts = {  # one wrapping line: metrics would cut PARTIALLY_SUPPORTED to "PARTIALLY…"
         "Verdict": claim.verdict.value,
         "Severity": claim.severity.value if claim.severity else "—",
@@ -216,7 +224,10 @@ def claim_facts(claim: ClaimJudgement) -> None:
     st.markdown(" · ".join(f"{k} **{state.plain(v)}**" for k, v in facts.items()))
     st.caption("Claim")
     st.text(claim.text)
-    st.caption("Rationale")
+    if review is not None:
+        st.caption(state.plain(f"Reviewer's comment ({review.reviewer}, in force)"))
+        st.text(review.comment)
+    st.caption("Judge's rationale" + (" (before the review)" if review is not None else ""))
     st.text(claim.rationale)
     if not claim.citations:
         st.warning("The judge cited no passage for this claim.")

@@ -134,13 +134,13 @@ links.publish(
 )  # fmt: skip
 claim = next(c for a in report.analyses for c in a.claims if c.claim_id == selected)
 st.subheader("Evidence")
-components.evidence(report, claim, key="ex")
 history = [o for o in loaders.overrides(db, run_id, version) if o.claim_id == selected]
+components.evidence(report, claim, key="ex", review=history[-1] if history else None)
 if history:
-    st.caption("Review history (newest last)")
-    st.dataframe(
-        [o.model_dump(exclude={"id", "run_id", "claim_id"}, mode="json") for o in history],
-        hide_index=True,
+    st.caption("Review history (newest last; blank: kept as it was)")
+    done = [o.model_dump(exclude={"id", "run_id", "claim_id"}, mode="json") for o in history]
+    st.dataframe(  # never "None" on screen: an unset field is blank
+        [{k: "" if v is None else v for k, v in row.items()} for row in done], hide_index=True
     )
 st.subheader("Override")
 components.review_form(db, run_id, claim, key=f"ov-{selected}")
