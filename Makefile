@@ -9,7 +9,7 @@ PORT   ?= 8501
 DEMO_MANAGER ?= carol
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-real-llm install lint format-check typecheck imports check bench schemas clean
+.PHONY: demo test test-real-llm install lint format-check typecheck imports check docs bench schemas clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,11 @@ imports: $(STAMP)
 ## The fast checks CI runs before the tests, in this order.
 check: lint format-check typecheck imports
 
+## The documentation site from docs/ into site/ (MkDocs + Material); --strict fails on any
+## broken link or anchor, so a page that moves cannot leave a dead link behind.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 ## Benchmarks print figures (throughput, memory, latency); they are not timed tests.
 bench: $(STAMP)
 	for f in tests/bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
@@ -76,4 +81,4 @@ schemas: $(STAMP)
 	$(BIN)/halgate schemas --write
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache build site *.egg-info

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 from halgate import HalgateError
-from halgate.dashboard import loaders, state
+from halgate.dashboard import links, loaders, state
 
 VIEWS = Path(__file__).parent / "views"
 # A file shipped with the package, served by this server: a ":material/...:" page icon makes
@@ -43,14 +43,13 @@ def sidebar() -> None:
         st.text(db)
         runs = loaders.run_rows(db)
         ids = [r.run_id for r in runs]
-        current = state.selected_run()
+        current = links.linked_run(ids) or state.selected_run()  # a copied link names its run
         if ids:
             if current not in ids:
                 current = ids[0]
-                state.select_run(current)
             choice = st.selectbox("Run", ids, index=ids.index(current))
-            if choice != current:
-                state.select_run(choice)
+            state.select_run(choice)
+            links.show_run(choice)
         state.identity_box()
 
 

@@ -18,12 +18,15 @@ from halgate.models import (
     ClaimJudgement,
     GateDecision,
     HallucinationType,
+    Override,
     RunReport,
     Severity,
     Verdict,
 )
 from halgate.present import (
     css,
+    deciding_citation,
+    deciding_first,
     decision_banner,
     empty_message,
     highlight_answer,
@@ -38,6 +41,8 @@ KEEP = "(keep)"
 # its own shortcut. Alt combinations reach the page while the comment box has the focus too
 # (a plain letter would be typed into it); C and R are Streamlit's own.
 KEYS = {"confirm": "Alt+Y", "overturn": "Alt+O", "skip": "Alt+N"}
+EMPTY_ASKED = "confirm_without_comment_asked"
+LAST_REVIEWED = "last_reviewed_claim"  # the explorer keeps it in view though it left the filter
 KEY_HELP = (
     f"Keyboard: **{KEYS['confirm']}** confirm the judge (on a pair or an audited answer: record "
     f"the choice) · **{KEYS['overturn']}** overturn with the new verdict, type or severity "
@@ -52,9 +57,17 @@ def _key(name: str, keys: bool) -> str | None:
     return KEYS[name] if keys else None
 
 
+# On a small screen (1024 px) the sidebar takes 220 px instead of 300 (fixed text).
+_NARROW_SIDEBAR = (
+    "<style>@media (max-width: 1200px) {"
+    'section[data-testid="stSidebar"] {width: 220px !important; min-width: 220px !important;}'
+    "}</style>"
+)
+
+
 def page_setup() -> None:
-    """Inject the evidence stylesheet (fixed text) once per page run."""
-    st.html(css())
+    """Inject the evidence stylesheet and the small-screen layout (fixed text) per page run."""
+    st.html(css() + _NARROW_SIDEBAR)
 
 
 def problems(message: str) -> None:
@@ -84,9 +97,9 @@ def chart(where: Any, fig: go.Figure, key: str) -> None:
         where.plotly_chart(fig, key=key)
 
 
-def banner(decision: GateDecision) -> None:
-    """The gate decision with every reason."""
-    st.html(decision_banner(decision))
+def banner(decision: GateDecision, compact: bool = False) -> None:
+    """The gate decision with every reason (``compact``: folded under their counts)."""
+    st.html(decision_banner(decision, compact=compact))
 
 
 def open_run_page(title: str, flash: bool = True) -> tuple[str, str, int, RunReport]:
@@ -152,8 +165,11 @@ def source_documents(report: RunReport, case_id: str) -> None:
         st.html(highlight_source(text, [], anchor=safe_id(f"src-{case_id}-{doc_id}")))
 
 
-def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
-    """Answer with claim spans by verdict beside the source with the cited passage in view."""
+def evidence(
+    report: RunReport, claim: ClaimJudgement, key: str, review: Override | None = None
+) -> None:
+    """Answer with claim spans by verdict beside the source with the cited passage in view;
+    ``review``: the override in force, whose comment explains the verdict shown."""
     question(report, claim.case_id)
     left, right = st.columns(2, gap="medium")
     with left:
@@ -167,7 +183,9 @@ def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
         st.html(legend())
     with right:
         docs = _documents(report, claim.case_id)
-        cited = list(dict.fromkeys(c.doc_id for c in claim.citations if c.doc_id in docs))
+        best = deciding_citation(claim)  # its document first, its passage in view
+        ordered = deciding_first(claim, claim.citations) if best else []
+        cited = list(dict.fromkeys(c.doc_id for c in ordered if c.doc_id in docs))
         choices = cited + [d for d in docs if d not in cited]
         if not choices:
             st.warning("No source document for this case.")
@@ -185,14 +203,18 @@ def evidence(report: RunReport, claim: ClaimJudgement, key: str) -> None:
             title, text = docs[doc_id]
             st.markdown(f"**Source** · {state.plain(title)}")
             anchor = safe_id(f"cite-{key}-{doc_id}")
-            mine = [c for c in claim.citations if c.doc_id == doc_id]
+            mine = [c for c in ordered if c.doc_id == doc_id]
             st.html(highlight_source(text, mine, anchor=anchor))
             st.html(scroll_script(anchor), unsafe_allow_javascript=True)
-    claim_facts(claim)
+    claim_facts(claim, review)
 
 
-def claim_facts(claim: ClaimJudgement) -> None:
-    """Verdict, type, severity, rationale and the verification status of each citation."""
+def claim_facts(claim: ClaimJudgement, review: Override | None = None) -> None:
+    """Verdict, type, severity, rationale and the verification status of each citation.
+
+    After a review the verdict shown is the reviewer's, so the judge's rationale is labelled
+    as the judge's and the reviewer's comment stands beside it.
+    """
     facts = {  # one wrapping line: metrics would cut PARTIALLY_SUPPORTED to "PARTIALLY…"
         "Verdict": claim.verdict.value,
         "Severity": claim.severity.value if claim.severity else "—",
@@ -202,7 +224,10 @@ def claim_facts(claim: ClaimJudgement) -> None:
     st.markdown(" · ".join(f"{k} **{state.plain(v)}**" for k, v in facts.items()))
     st.caption("Claim")
     st.text(claim.text)
-    st.caption("Rationale")
+    if review is not None:
+        st.caption(state.plain(f"Reviewer's comment ({review.reviewer}, in force)"))
+        st.text(review.comment)
+    st.caption("Judge's rationale" + (" (before the review)" if review is not None else ""))
     st.text(claim.rationale)
     provenance = claim.provenance()
     if provenance:
@@ -262,22 +287,44 @@ def review_form(
         b1.form_submit_button(
             "Confirm judge",
             on_click=_submit,
-            args=(db, run_id, claim.claim_id, key, False),
+            args=(db, run_id, claim.claim_id, key, False, keys),
             type="primary",
             shortcut=_key("confirm", keys),
         )
         b2.form_submit_button(
             "Overturn",
             on_click=_submit,
-            args=(db, run_id, claim.claim_id, key, True),
+            args=(db, run_id, claim.claim_id, key, True, keys),
             shortcut=_key("overturn", keys),
         )
         if on_skip is not None:
             b3.form_submit_button("Skip", on_click=on_skip, shortcut=_key("skip", keys))
 
 
-def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> None:
-    """Record the override the form describes (a callback: runs before the next render)."""
+def _confirm_unexplained(claim_id: str) -> bool:
+    """True on the second empty-comment confirm of the same claim; the first one asks.
+
+    A shortcut pressed twice would otherwise confirm the next claim, never read, with a
+    comment nobody wrote.
+    """
+    if st.session_state.get(EMPTY_ASKED) == claim_id:
+        return True
+    st.session_state[EMPTY_ASKED] = claim_id
+    state.flash(
+        f"No comment for {claim_id}: press Confirm judge ({KEYS['confirm']}) again to confirm "
+        "without one, or type why first.",
+        "warning",
+    )
+    return False
+
+
+def _submit(
+    db: str, run_id: str, claim_id: str, key: str, overturn: bool, ask_empty: bool = False
+) -> None:
+    """Record the override the form describes (a callback: runs before the next render).
+
+    ``ask_empty`` (Triage's keyboard flow): a confirm without a comment asks once first.
+    """
     reviewer = state.reviewer()
     if not reviewer:
         state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
@@ -300,6 +347,8 @@ def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> No
         state.flash("To overturn, choose a new verdict, type or severity.", "error")
         return
     if not overturn:
+        if not comment and ask_empty and not _confirm_unexplained(claim_id):
+            return
         picked = dict.fromkeys(picked)
         comment = comment or "confirmed the judge's verdict"
     if not comment:
@@ -311,6 +360,8 @@ def _submit(db: str, run_id: str, claim_id: str, key: str, overturn: bool) -> No
     except HalgateError as exc:
         state.flash(str(exc), "error")
         return
+    st.session_state.pop(EMPTY_ASKED, None)
+    st.session_state[LAST_REVIEWED] = claim_id
     _clear_review(key)
     loaders.invalidate()
     # Derive the reviewed run now, before the rerun lists runs: listing would otherwise

@@ -351,6 +351,23 @@ def _no_llm_endpoint_from_the_environment(monkeypatch, tmp_path_factory):
     for var in ("HALGATE_ALLOW_UNAUTHENTICATED_SIGNOFF", "HALGATE_SUITE_ROOTS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path_factory.getbasetemp() / "home"))
+    # A command or page that opens the default database writes it under the test's temp
+    # folder, never a stray ./halgate.db in the working tree (tests may set their own).
+    default_db = tmp_path_factory.mktemp("default-db", numbered=True) / "halgate.db"
+    monkeypatch.setenv("HALGATE_DB", str(default_db))
+
+
+def pytest_sessionstart(session):
+    """Note whether the tree already holds a halgate.db, so the end of the run can tell."""
+    session.config._halgate_db_before = (REPO / "halgate.db").exists()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """`make test` must leave the working tree as it found it: fail a run that wrote
+    ./halgate.db (the README promises a clean checkout after `make test`)."""
+    if (REPO / "halgate.db").exists() and not session.config._halgate_db_before:
+        print(f"\nerror: the tests left {REPO / 'halgate.db'} behind")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture

@@ -34,7 +34,9 @@ def _db(purpose: str) -> Any:
 
 
 def _run_arg(purpose: str) -> Any:
-    return typer.Argument(help=f"Run {purpose}: its id, or a unique prefix (see `halgate runs`).")
+    return typer.Argument(
+        help=f"Run {purpose}: its id, a unique prefix (see `halgate runs`), or latest."
+    )
 
 
 _MANAGERS = (

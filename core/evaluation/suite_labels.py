@@ -34,6 +34,7 @@ from ..scoring.metrics import f1_score, ratio
 from .roc import balanced_accuracy_interval
 
 NO_CLAIM = "NO_CLAIM"
+NO_LABEL = "NO_LABEL"
 NONE = "NONE"
 
 
@@ -66,6 +67,17 @@ class PRF(BaseModel):
     predicted: int = Field(description="Judged items with this label.")
 
 
+class LabelMiss(BaseModel):
+    """One claim on which judge and labels disagree about hallucination, to look up by id."""
+
+    case_id: str
+    system: str
+    claim_id: str | None = Field(description="The judged claim (None: the judge made none).")
+    text: str = Field(description="The labelled claim's text, else the judged claim's.")
+    expected: str = Field(description=f"The label's verdict ({NO_LABEL}: no labelled claim).")
+    judged: str = Field(description=f"The judge's verdict ({NO_CLAIM}: no judged claim).")
+
+
 class JudgeScores(BaseModel):
     """How a judge's claims compare with the labels."""
 
@@ -81,13 +93,25 @@ class JudgeScores(BaseModel):
     answer_level: dict[str, float | int | None]
     critical_caught: int
     critical_total: int
+    missed: list[LabelMiss] = Field(
+        default=[], description="Labelled hallucinations the judge did not flag."
+    )
+    false_alarms: list[LabelMiss] = Field(
+        default=[], description="Claims the judge flagged that no label calls hallucinated."
+    )
 
 
 def load_labels(path: Path, suite: Suite) -> list[AnswerLabels]:
-    """Read labels.jsonl, checking that every span matches the answer it points into."""
+    """Read labels.jsonl, checking that every span matches the answer it points into.
+
+    A claim may give its ``text`` alone: its span is where that text stands in the answer
+    (``locate_labelled_claims``), so nobody counts characters by hand.
+    """
     p = _Problems()
     out = []
     for line, obj in read_jsonl(path, p):
+        if not locate_labelled_claims(obj, suite, path, line, p):
+            continue
         lab = _parse(AnswerLabels, obj, path, line, p)
         if lab is None:
             continue
@@ -102,6 +126,31 @@ def load_labels(path: Path, suite: Suite) -> list[AnswerLabels]:
     if p.items:
         raise SuiteError(p.items)
     return out
+
+
+def locate_labelled_claims(obj: object, suite: Suite, path: Path, line: int, p: _Problems) -> bool:
+    """Fill in ``start``/``end`` of each claim of a labels record that gives only its text:
+    the one place the text stands in the answer; absent or standing twice is a problem
+    (then False: the record is not read further)."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("claims"), list):
+        return True  # the record's own validation names what is wrong
+    located = True
+    answer = suite.answers.get(str(obj.get("system")), {}).get(str(obj.get("case_id")))
+    for i, claim in enumerate(obj["claims"]):
+        if not isinstance(claim, dict) or "start" in claim or "end" in claim:
+            continue
+        text = claim.get("text")
+        if answer is None or not isinstance(text, str) or not text:
+            continue
+        found = answer.answer.count(text)
+        if found != 1:
+            why = "not found in the answer" if not found else f"stands {found} times in the answer"
+            p.add(path, line, f"claims.{i}.text", f"{why}: give start and end")
+            located = False
+            continue
+        claim["start"] = answer.answer.index(text)
+        claim["end"] = claim["start"] + len(text)
+    return located
 
 
 def prf(labels: Sequence[tuple[str, str]], extra: Counter, key: str) -> PRF:
@@ -131,6 +180,42 @@ def match_claims(expected: Sequence[ExpectedClaim], judged: Sequence[ClaimJudgem
     return pairs, unmatched
 
 
+_FLAGGED = {v.value for v in HALLUCINATED}
+
+
+def _misses(
+    lab: AnswerLabels,
+    pairs: Sequence[tuple[ExpectedClaim, ClaimJudgement | None]],
+    unmatched: Sequence[ClaimJudgement],
+) -> list[LabelMiss]:
+    """The answer's claims where judge and label disagree on hallucinated or not."""
+    out = []
+    for e, j in pairs:
+        if (e.verdict in HALLUCINATED) != (j is not None and j.verdict in HALLUCINATED):
+            judged = j.verdict.value if j else NO_CLAIM
+            out.append(_miss(lab, j, e.text, e.verdict.value, judged))
+    out += [
+        _miss(lab, j, j.text, NO_LABEL, j.verdict.value)
+        for j in unmatched
+        if j.verdict in HALLUCINATED
+    ]
+    return out
+
+
+def _miss(
+    lab: AnswerLabels, j: ClaimJudgement | None, text: str, expected: str, judged: str
+) -> LabelMiss:
+    claim_id = j.claim_id if j else None
+    return LabelMiss(
+        case_id=lab.case_id,
+        system=lab.system,
+        claim_id=claim_id,
+        text=text,
+        expected=expected,
+        judged=judged,
+    )
+
+
 def score_analyses(
     labels: Iterable[AnswerLabels], analyses: Sequence[AnswerAnalysis], judge_id: str
 ) -> JudgeScores:
@@ -143,6 +228,7 @@ def score_analyses(
     caught, crit = 0, 0
     conf: Counter[tuple[bool, bool]] = Counter()
     n_answers = n_exp = n_judged = 0
+    misses: list[LabelMiss] = []
     for lab in labels:
         a = by_key.get((lab.case_id, lab.system))
         judged = a.claims if a else []
@@ -159,6 +245,7 @@ def score_analyses(
             if e.severity == Severity.CRITICAL and e.verdict in HALLUCINATED:
                 crit += 1
                 caught += flagged and j.severity in (Severity.CRITICAL, Severity.HIGH)
+        misses.extend(_misses(lab, pairs, unmatched))
         for j in unmatched:
             extra_v[j.verdict.value] += 1
             extra_t[j.hallucination_type.value if j.hallucination_type else NONE] += 1
@@ -196,6 +283,8 @@ def score_analyses(
         },
         critical_caught=caught,
         critical_total=crit,
+        missed=[m for m in misses if m.expected != NO_LABEL and m.judged not in _FLAGGED],
+        false_alarms=[m for m in misses if m.judged in _FLAGGED],
     )
 
 
@@ -275,4 +364,15 @@ def scores_table(s: JudgeScores) -> str:
         "CRITICAL hallucinations caught as CRITICAL/HIGH: "
         f"{s.critical_caught} of {s.critical_total}",
     ]
+    for title, items in (("missed", s.missed), ("false alarms", s.false_alarms)):
+        lines += ["", f"{title} ({len(items)}): claim id, label -> judge, text"]
+        lines += [
+            f"  {m.claim_id or m.case_id + '/' + m.system + '/-'}  {m.expected} -> {m.judged}  "
+            f"{_cut(m.text)}"
+            for m in items
+        ]
     return "\n".join(lines) + "\n"
+
+
+def _cut(text: str, width: int = 70) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."

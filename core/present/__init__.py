@@ -13,6 +13,7 @@ from .charts import (
     trend_column,
     type_shift_chart,
 )
+from .focus import deciding_citation, deciding_first, focus_script
 from .highlight import (
     css,
     decision_banner,
@@ -48,9 +49,12 @@ __all__ = [
     "changes_frame",
     "claims_frame",
     "css",
+    "deciding_citation",
+    "deciding_first",
     "decision_banner",
     "empty_message",
     "filter_claims",
+    "focus_script",
     "highlight_answer",
     "highlight_source",
     "judge_health_chart",

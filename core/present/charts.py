@@ -89,7 +89,13 @@ def shift_chart(
             ),
         ]
     )
-    fig.update_layout(title=title, barmode="group", yaxis_title="hallucinated claims", **_LAYOUT)
+    top = max(max(shifts[k].baseline, shifts[k].candidate) for k in keys)
+    fig.update_layout(
+        title=title,
+        barmode="group",
+        yaxis=_count_axis(top) | {"title": "hallucinated claims"},  # whole claims: 0, 1, 2
+        **_TOP_LEGEND_LAYOUT,  # above the bars, not beside them: the bars keep the width
+    )
     return fig
 
 
@@ -261,6 +267,20 @@ def judge_health_chart(health: pd.DataFrame) -> go.Figure:
     return fig
 
 
+_DIVERGING = [[0.0, "#2e7d32"], [0.5, "#f2f2f2"], [1.0, "#c62828"]]
+_WORST_FIRST = TRANSITION_STATES[: TRANSITION_STATES.index("SUPPORTED") + 1]
+
+
+def _direction(baseline: str, candidate: str) -> int:
+    """+1 when the candidate's worst verdict is worse than the baseline's, -1 when better,
+    0 when the same or not comparable (no claims, an error)."""
+    if baseline not in _WORST_FIRST or candidate not in _WORST_FIRST:
+        return 0
+    return (_WORST_FIRST.index(candidate) < _WORST_FIRST.index(baseline)) - (
+        _WORST_FIRST.index(candidate) > _WORST_FIRST.index(baseline)
+    )
+
+
 def transitions_chart(transitions: pd.DataFrame) -> go.Figure:
     """Heatmap of cases by baseline answer state (rows) and candidate state (columns)."""
     if transitions.empty:
@@ -274,20 +294,28 @@ def transitions_chart(transitions: pd.DataFrame) -> go.Figure:
     keep_rows = [s for s in TRANSITION_STATES if counts.loc[s].sum() > 0]
     keep_cols = [s for s in TRANSITION_STATES if counts[s].sum() > 0]
     counts = counts.loc[keep_rows, keep_cols]
+    # Colour says the direction, not the size: unchanged cases (the diagonal, usually the
+    # biggest cell) are neutral grey, worse red, better green; the count is the cell's text.
+    values = counts.to_numpy()
+    signed = [
+        [int(values[i][j]) * _direction(b, c) for j, c in enumerate(keep_cols)]
+        for i, b in enumerate(keep_rows)
+    ]
     fig = go.Figure(
         go.Heatmap(
-            z=counts.values,
+            z=signed,
             x=keep_cols,
             y=keep_rows,
             text=counts.values,
             texttemplate="%{text}",
-            colorscale="Reds",
+            colorscale=_DIVERGING,
+            zmid=0,
             showscale=False,
-            hovertemplate="baseline %{y} → candidate %{x}: %{z} case(s)<extra></extra>",
+            hovertemplate="baseline %{y} → candidate %{x}: %{text} case(s)<extra></extra>",
         )
     )
     fig.update_layout(
-        title="worst verdict per case: baseline → candidate",
+        title="worst verdict per case",  # the axes say baseline and candidate
         xaxis_title="candidate",
         yaxis_title="baseline",
         yaxis_autorange="reversed",

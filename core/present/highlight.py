@@ -192,11 +192,12 @@ _STATUS_STYLE = {
 }
 
 
-def decision_banner(decision: GateDecision) -> str:
+def decision_banner(decision: GateDecision, compact: bool = False) -> str:
     """The gate decision as a coloured box listing every reason (reason text is escaped).
 
     Reasons quote case and claim ids taken from the suite, so they are treated as untrusted
-    like any other suite text.
+    like any other suite text. ``compact`` (Triage) folds the reasons under a one-line count
+    per status, so the claim under review stays on the first screen.
     """
     status = decision.status.value
     bg, fg = _STATUS_STYLE.get(status, ("#eeeeee", "#333333"))
@@ -206,14 +207,26 @@ def decision_banner(decision: GateDecision) -> str:
         f"{html.escape(r.message)}</li>"
         for r in decision.reasons
     )
+    reasons = f'<ul style="margin:0.3rem 0 0 1rem;">{items}</ul>'
+    if compact:
+        reasons = f"<details><summary>{_reason_counts(decision)}</summary>{reasons}</details>"
     return (
         f'<div class="hg-banner" data-status="{status}" style="background:{bg};'
-        f'border-left:6px solid {fg};padding:0.6rem 1rem;border-radius:6px;">'
-        f'<div style="color:{fg};font-weight:700;font-size:1.2rem;">Gate decision: '
+        f'border-left:6px solid {fg};padding:0.4rem 1rem;border-radius:6px;">'
+        f'<div style="color:{fg};font-weight:700;font-size:1.1rem;">Gate decision: '
         f'<span class="hg-status">{status}</span> '
         f'<span style="font-weight:400;font-size:0.9rem;">(system '
         f"{html.escape(decision.gated_system)}, exit code {decision.exit_code}, "
         f"{len(decision.pending_review)} pending review)</span></div>"
         f'<div class="hg-headline">{html.escape(decision.headline)}</div>'
-        f'<ul style="margin:0.3rem 0 0 1rem;">{items}</ul></div>'
+        f"{reasons}</div>"
     )
+
+
+def _reason_counts(decision: GateDecision) -> str:
+    """'6 reasons: 4 FAILED, 1 NEEDS_REVIEW, 1 PASSED' (fixed words and counts only)."""
+    counts: dict[str, int] = {}
+    for r in decision.reasons:
+        counts[r.status.value] = counts.get(r.status.value, 0) + 1
+    told = ", ".join(f"{n} {name}" for name, n in counts.items())
+    return f"{len(decision.reasons)} reasons: {told}" if told else "no reasons"

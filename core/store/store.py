@@ -46,6 +46,8 @@ DEFAULT_TIMEOUT = 30.0
 # SQLite's words for a file it may read but not write (a lock past the busy timeout is not
 # one: that file is opened normally by the next command).
 _CANNOT_WRITE = ("disk I/O error", "disk is full", "readonly", "unable to open database file")
+#: Names the newest run, so the README's commands need no copied run id.
+LATEST = "latest"
 
 
 def _whoami() -> str:
@@ -169,7 +171,9 @@ class Store(SignOffMixin, ReviewerMixin):
     # ------------------------------------------------------------------ runs
 
     def resolve(self, run_id: str) -> str:
-        """The full run id for an id or a unique prefix of one (as printed by `runs`)."""
+        """The full run id for an id, a unique prefix of one, or ``latest`` (the newest run)."""
+        if run_id == LATEST:
+            return self._latest_run_id()
         if self.db.execute("SELECT 1 FROM runs WHERE run_id = ?", [run_id]).fetchone():
             return run_id
         hits = [
@@ -184,6 +188,14 @@ class Store(SignOffMixin, ReviewerMixin):
         if len(hits) > 1:
             raise UsageError(f"run id {run_id!r} is ambiguous: {', '.join(hits)} ...")
         raise NotFoundError(f"run {run_id!r} not found in {self.path} (see `halgate runs`)")
+
+    def _latest_run_id(self) -> str:
+        row = self.db.execute(
+            "SELECT run_id FROM runs ORDER BY created_at DESC, run_id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no run in {self.path} yet (run `halgate run SUITE` first)")
+        return str(row[0])
 
     def save_run(self, report: RunReport, actor: str | None = None) -> str:
         """Store a judged report and its claims; saving the same report again is a no-op.

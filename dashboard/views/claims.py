@@ -7,7 +7,7 @@ run of tens of thousands of claims stays responsive.
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import components, loaders
+from halgate.dashboard import components, links, loaders, state
 from halgate.models import SEVERITIES_DESC, HallucinationType, Verdict
 from halgate.present import ClaimFilter, filter_claims
 
@@ -32,26 +32,52 @@ TABLE_CONFIG = {
     ),
 }
 
-db, run_id, version, report = components.open_run_page("Claims explorer")
+db, run_id, version, report = components.open_run_page("Claims explorer", flash=False)
 df = loaders.claims(db, run_id, version)
+
+# Each filter's URL parameter and widget key: a copied link opens the same filters.
+FILTER_PARAMS = {
+    "system": "f-system",
+    "verdict": "f-verdict",
+    "severity": "f-severity",
+    "type": "f-type",
+    "tag": "f-tag",
+    "case": "f-case",
+    "citation": "f-citation",
+    "overridden": "f-overridden",
+}
+CITATION_CHOICES = ["any", "verified", "unverified", "none"]
+YES_NO = ["any", "yes", "no"]
+all_tags = sorted({t for c in report.cases for t in c.tags})
+choices = {
+    "system": sorted(df["system"].unique()),
+    "verdict": [v.value for v in Verdict],
+    "severity": [s.value for s in SEVERITIES_DESC],
+    "type": [t.value for t in HallucinationType],
+    "tag": all_tags,
+    "case": [c.case_id for c in report.cases],
+    "citation": CITATION_CHOICES,
+    "overridden": YES_NO,
+}
+for param, widget in FILTER_PARAMS.items():
+    links.seed(widget, param, choices[param], multi=param not in ("citation", "overridden"))
 
 with st.expander("Filters", expanded=True):
     c1, c2, c3, c4 = st.columns(4)
-    systems = c1.multiselect("System", sorted(df["system"].unique()), key="f-system")
-    verdicts = c2.multiselect("Verdict", [v.value for v in Verdict], key="f-verdict")
-    severities = c3.multiselect("Severity", [s.value for s in SEVERITIES_DESC], key="f-severity")
-    types = c4.multiselect("Type", [t.value for t in HallucinationType], key="f-type")
+    systems = c1.multiselect("System", choices["system"], key="f-system")
+    verdicts = c2.multiselect("Verdict", choices["verdict"], key="f-verdict")
+    severities = c3.multiselect("Severity", choices["severity"], key="f-severity")
+    types = c4.multiselect("Type", choices["type"], key="f-type")
     c5, c6, c7, c8 = st.columns(4)
-    all_tags = sorted({t for c in report.cases for t in c.tags})
     tags = c5.multiselect("Case tag", all_tags, key="f-tag")
-    cases = c6.multiselect("Case", [c.case_id for c in report.cases], key="f-case")
+    cases = c6.multiselect("Case", choices["case"], key="f-case")
     citation = c7.selectbox(
         "Citation",
-        ["any", "verified", "unverified", "none"],
+        CITATION_CHOICES,
         key="f-citation",
         help="verified: every quote was found in its source; none: the claim cites nothing.",
     )
-    overridden = c8.selectbox("Overridden", ["any", "yes", "no"], key="f-overridden")
+    overridden = c8.selectbox("Overridden", YES_NO, key="f-overridden")
 
 f = ClaimFilter(
     systems=systems,
@@ -80,29 +106,45 @@ event = st.dataframe(
 
 options = shown["claim_id"].head(PICK_ROWS).tolist()
 rows = event.selection.rows if event and event.selection else []
-selected = shown["claim_id"].iloc[rows[0]] if rows else None
+row = shown["claim_id"].iloc[rows[0]] if rows else None
+selected = row or links.value("claim")  # the URL's claim: linked, or the one just reviewed
+linked = "claims_drawn" not in st.session_state  # the first draw honours a copied link
+st.session_state["claims_drawn"] = True
+keep = linked or selected == st.session_state.get(components.LAST_REVIEWED)
+if keep and selected and selected not in options and selected in set(df["claim_id"]):
+    # A claim reviewed out of the filters (or linked) stays in view until another is picked.
+    st.caption(
+        state.plain(f"{selected} no longer matches the filters; shown until you pick another.")
+    )
+    options = [selected, *options]
 if options:
     index = options.index(selected) if selected in options else 0
     selected = st.selectbox(
         "Inspect claim",
         options,
         index=index,
-        key=f"pick-{selected or ''}",
+        key=f"pick-{row or ''}",
         help="Or select a row in the table.",
     )
 if selected is None:
     st.info("No claim matches the filters.")
     st.stop()
 
+links.publish(
+    system=systems, verdict=verdicts, severity=severities, type=types, tag=tags, case=cases,
+    citation=None if citation == "any" else citation,
+    overridden=None if overridden == "any" else overridden, claim=selected,
+)  # fmt: skip
 claim = next(c for a in report.analyses for c in a.claims if c.claim_id == selected)
 st.subheader("Evidence")
-components.evidence(report, claim, key="ex")
 history = [o for o in loaders.overrides(db, run_id, version) if o.claim_id == selected]
+components.evidence(report, claim, key="ex", review=history[-1] if history else None)
 if history:
-    st.caption("Review history (newest last)")
-    st.dataframe(
-        [o.model_dump(exclude={"id", "run_id", "claim_id"}, mode="json") for o in history],
-        hide_index=True,
+    st.caption("Review history (newest last; blank: kept as it was)")
+    done = [o.model_dump(exclude={"id", "run_id", "claim_id"}, mode="json") for o in history]
+    st.dataframe(  # never "None" on screen: an unset field is blank
+        [{k: "" if v is None else v for k, v in row.items()} for row in done], hide_index=True
     )
 st.subheader("Override")
 components.review_form(db, run_id, claim, key=f"ov-{selected}")
+state.show_flash()  # beside the form that caused it

@@ -96,11 +96,11 @@ if comparison is not None:
 
     st.subheader("Verdict transitions per case")
     transitions = verdict_transitions(report)
-    t1, t2 = st.columns([2, 3])
-    components.chart(t1, transitions_chart(transitions), key="transitions")
+    # Full width, the cases below: beside a table the heatmap's labels left it no room.
+    components.chart(st, transitions_chart(transitions), key="transitions")
     changed = transitions[transitions["changed"]]
-    t2.caption(f"{len(changed)} of {len(transitions)} case(s) changed their worst verdict")
-    t2.dataframe(changed.drop(columns="changed"), hide_index=True, height=300)
+    st.caption(f"{len(changed)} of {len(transitions)} case(s) changed their worst verdict")
+    st.dataframe(changed.drop(columns="changed"), hide_index=True, height=300)
 
 if agreement.by_verdict:
     st.subheader("Judge agreement from reviews")

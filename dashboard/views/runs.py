@@ -32,16 +32,18 @@ RATES_LEGEND = (
     "hallucinated (the gated system's, effective verdicts) · in brackets: candidate − baseline "
     "in percentage points, positive = worse · ● the measure the gate uses"
 )
+# What a reviewer looks for first comes first, so at 1024 px (about 700 px of table) the
+# decision, both rates, the reviews and the sign-off show without scrolling sideways.
 RUN_COLUMNS = [
     "run",
-    "suite",
-    "judge",
     "decision",
-    "as judged",
     ANSWERS,
     CLAIMS,
     "reviewed",
     "sign-off",
+    "suite",
+    "judge",
+    "as judged",
 ]
 _RATE_HELP = (
     "Gated system's {what} (effective verdicts), then in brackets candidate − baseline in "
@@ -49,7 +51,7 @@ _RATE_HELP = (
     "has none (pairwise) or was stored without it."
 )
 RUN_CONFIG = {
-    "run": st.column_config.TextColumn(width=170),
+    "run": st.column_config.TextColumn(width=165),
     "suite": st.column_config.TextColumn(width=90),
     "judge": st.column_config.TextColumn(width=115),
     "decision": st.column_config.TextColumn(width=105),

@@ -18,8 +18,8 @@ from halgate.review import release_managers
 
 OVERRIDE_GATE = "so-override-gate"
 
-db, run_id, version, report = components.open_run_page("Sign-off")
-components.banner(report.decision)
+db, run_id, version, report = components.open_run_page("Sign-off", flash=False)
+components.banner(report.decision, compact=True)  # the form is what this page is for
 
 counts = loaders.queue(db, run_id, version).counts
 st.metric(
@@ -116,3 +116,4 @@ with st.form("signoff"):
     off = refused is not None
     a.form_submit_button("Approve", type="primary", on_click=_sign, args=("approve",), disabled=off)
     r.form_submit_button("Reject", on_click=_sign, args=("reject",), disabled=off)
+state.show_flash()  # beside the buttons that caused it, not at the top of the page

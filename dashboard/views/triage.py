@@ -14,12 +14,15 @@ comment box has the focus, so a reviewer reads, types why and decides without th
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import audit_form, components, loaders, pair_form, state
+from halgate.dashboard import audit_form, components, links, loaders, pair_form, state
 from halgate.models import RunReport
-from halgate.present import queue_audit_rows, queue_claim_rows, queue_pair_rows
+from halgate.present import focus_script, queue_audit_rows, queue_claim_rows, queue_pair_rows
 from halgate.review import PairReviewItem, ReviewQueue
 
 SKIPPED = "triage_skipped"
+CARD = "hg-card"  # the top of the item under review: the view returns here after each step
+FOCUSED = "triage_focused"
+FOCUS_COUNT = "triage_focus_count"
 
 components.page_setup()
 st.title("Triage")
@@ -32,6 +35,18 @@ db, run_id = picked
 
 def _skip(claim_id: str) -> None:
     st.session_state.setdefault(SKIPPED, {}).setdefault(run_id, []).append(claim_id)
+
+
+def _card_top(item_id: str) -> None:
+    """Mark the top of the item's card; after a step (a decision, a skip, a refusal), bring
+    the card into view and the focus into its comment box. Not on arrival: the reviewer
+    may be typing a name or reading the banner."""
+    st.html(f'<div id="{CARD}" style="scroll-margin-top:4.5rem"></div>')
+    before = st.session_state.get(FOCUSED)
+    st.session_state[FOCUSED] = item_id
+    if before is not None and (before != item_id or "_flash" in st.session_state):
+        times = st.session_state[FOCUS_COUNT] = st.session_state.get(FOCUS_COUNT, 0) + 1
+        st.html(focus_script(CARD, nonce=f"{item_id}-{times}"), unsafe_allow_javascript=True)
 
 
 # Whole inside the expander at 1440 px (about 940 px).
@@ -62,6 +77,8 @@ def _whole_queue(queue: ReviewQueue) -> None:
 def _next_pair(report: RunReport, item: PairReviewItem, left: int) -> None:
     """A pairwise case to decide: both orders' results, A beside B, and the decision form."""
     pair = item.judged
+    links.publish(claim=item.review_id)
+    _card_top(item.review_id)
     st.subheader(f"Pair · {pair.case_id}")
     st.caption(state.plain(f"{item.review_id} · {left} left to review"))
     if pair.disagreement:
@@ -101,7 +118,10 @@ def _next_claim(report: RunReport, queue: ReviewQueue) -> None:
             what = "item" if queue.pairs else "claim"
             st.success(f"Every {what} in the queue has been reviewed.")
         return
-    claim = todo[0].claim
+    pinned = links.value("claim")  # a copied link opens its claim while it awaits review
+    claim = next((i.claim for i in todo if i.claim.claim_id == pinned), todo[0].claim)
+    links.publish(claim=claim.claim_id)
+    _card_top(claim.claim_id)
     st.subheader(
         f"{claim.severity.value if claim.severity else 'UNRATED'} · {claim.verdict.value}"
         + (f" · {claim.hallucination_type.value}" if claim.hallucination_type else "")
@@ -124,12 +144,12 @@ def triage() -> None:
     """Banner, progress, the next claim with the form, and the whole queue, redrawn together."""
     version = loaders.run_version(db, run_id)
     report = loaders.effective_run(db, run_id, version)
-    components.banner(report.decision)
-    state.show_flash()
+    components.banner(report.decision, compact=True)
     queue = loaders.queue(db, run_id, version)
     counts = queue.counts
     st.progress(counts.reviewed / counts.total if counts.total else 1.0, text=counts.text())
     _next_claim(report, queue)
+    state.show_flash()  # under the buttons that caused it
     skipped = set(st.session_state.get(SKIPPED, {}).get(run_id, []))
     audit_form.audit_section(db, run_id, report, queue, skipped, on_skip=_skip)
     _whole_queue(queue)

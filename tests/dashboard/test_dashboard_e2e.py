@@ -173,6 +173,7 @@ def test_triage_round_in_a_real_browser(dashboard_url, example_db):
 
             second = _claim_on_screen(page)
             assert second != first
+            comment.fill("the judge read the source right")
             page.get_by_role("button", name="Confirm judge").click()
             expect(banner).to_contain_text(f"{queued - 2} pending review", timeout=30_000)
             _queue_row(page, second, "true", "e2e-reviewer")

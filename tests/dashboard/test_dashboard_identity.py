@@ -172,6 +172,7 @@ def test_the_logged_in_release_manager_reviews_and_signs_off_under_that_name(wit
     at.user = {"is_logged_in": True, "email": "rita", "email_verified": True, "name": "Rita"}
     at = goto(at, "triage")
     assert "rita" in texts(at.sidebar.text)
+    at.text_area[0].input("checked against the leaflet")
     button(at, "Confirm judge").click().run()
     at = goto(at, "signoff")
     assert not button(at, "Approve").disabled

@@ -149,6 +149,7 @@ def test_login_through_a_real_oidc_provider_then_review_and_sign_off(login_dashb
             page = browser.new_context().new_page()
             _log_in(page, url, provider, MANAGER)
             goto_page(page, "Triage")
+            page.get_by_label("Comment (why)").fill("checked against the source")
             page.get_by_role("button", name="Confirm judge").click()
             expect(page.get_by_text(f"confirmed by {MANAGER}")).to_be_visible()
             goto_page(page, "Sign-off")

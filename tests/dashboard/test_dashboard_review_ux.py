@@ -97,6 +97,15 @@ def test_runs_table_shows_both_rates_with_signed_changes_in_points(app, dashboar
     assert "answers with a hallucination" in legend and "claims hallucinated" in legend
 
 
+def test_at_1024_px_the_runs_table_shows_decision_rates_reviews_and_signoff_first(app):
+    """About 700 px of table beside the narrowed sidebar: what a reviewer looks for comes
+    first and fits; suite, judge and the judged decision follow, a scroll away."""
+    config, order = _config(app.dataframe[0])
+    first = order[: order.index("sign-off") + 1]
+    assert set(first) >= {"run", "decision", "answers", "claims", "reviewed", "sign-off"}
+    assert sum(config[c]["width"] for c in first) <= 700
+
+
 def test_runs_table_says_why_a_pairwise_run_has_no_rate(app, dashboard_db):
     report = build_report(run_id="20260103T000000Z-cccccc").model_copy(
         update={"mode": Mode.PAIRWISE, "analyses": [], "rates": {}, "comparison": None}
@@ -188,3 +197,21 @@ def test_page_icon_is_a_file_shipped_with_the_dashboard():
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     shipped = pyproject["tool"]["setuptools"]["package-data"]["halgate.dashboard"]
     assert any(i.name in shipped or f"*{i.suffix}" in shipped for i in icons), shipped
+
+
+def test_explorer_labels_the_judges_rationale_beside_the_reviewers_verdict_and_prints_no_none(
+    app, dashboard_db
+):
+    db, run_id = dashboard_db
+    app.sidebar.text_input(key="reviewer_name").set_value("ana")
+    goto(app, "claims")
+    claim_id = app.selectbox(key="pick-").value
+    app.text_area[0].input("the leaflet says 100 mg")
+    next(b for b in app.button if b.label == "Confirm judge").click().run()
+    captions = [c.value for c in app.caption]
+    assert "Reviewer's comment \\(ana, in force\\)" in captions
+    assert "Judge's rationale (before the review)" in captions
+    assert "the leaflet says 100 mg" in [t.value for t in app.text]
+    history = next(d.value for d in app.dataframe if "reviewer" in d.value.columns)
+    assert not history.isna().any().any() and "None" not in history.astype(str).values
+    assert app.selectbox(key="pick-").value == claim_id

@@ -94,6 +94,52 @@ def test_the_keyboard_flow_skips_then_confirms_with_the_typed_comment(app, dashb
     assert (o.claim_id, o.comment, o.reviewer) == (second, "the leaflet says so", "ana")
 
 
+def test_a_confirm_without_comment_asks_once_before_it_records(app, dashboard_db):
+    """Alt+Y twice must not confirm a claim nobody read with a comment nobody wrote."""
+    db, run_id = dashboard_db
+    _as(app, "ana")
+    goto(app, "triage")
+    first = _on_screen(app)
+    _button(app, "Confirm judge").click().run()
+    assert _on_screen(app) == first  # still the same claim, and nothing recorded
+    assert any("again to confirm without one" in w.value for w in app.warning)
+    with Store(db) as store:
+        assert store.override_history(run_id) == []
+    _button(app, "Confirm judge").click().run()  # asked once: the second press records
+    with Store(db) as store:
+        [o] = store.override_history(run_id)
+    assert (o.claim_id, o.comment) == (first, "confirmed the judge's verdict")
+    second = _on_screen(app)
+    _button(app, "Confirm judge").click().run()  # the next claim asks again
+    with Store(db) as store:
+        assert len(store.override_history(run_id)) == 1
+    assert _on_screen(app) == second
+
+
+def test_triage_messages_come_after_the_form_and_the_banner_is_compact(app):
+    _as(app, "ana")
+    goto(app, "triage")
+    _button(app, "Overturn").click().run()  # no new verdict chosen: refused
+    order = [
+        str(getattr(e, "label", "") or getattr(e, "value", "")) for e in _in_page_order(app.main)
+    ]
+    refusal = next(i for i, v in enumerate(order) if "To overturn, choose" in v)
+    button = next(i for i, v in enumerate(order) if v == "Overturn")
+    banner = next(i for i, v in enumerate(order) if "hg-banner" in v)
+    assert banner < button < refusal  # the message under the button that caused it
+    assert "<details><summary>" in order[banner]
+
+
+def _in_page_order(node):
+    """Every element under ``node``, depth first, in the order the page draws them."""
+    children = getattr(node, "children", None)
+    if not children:
+        yield node
+        return
+    for key in sorted(children):
+        yield from _in_page_order(children[key])
+
+
 def test_the_claims_explorer_form_has_no_shortcuts(app):
     """Only Triage offers the keyboard flow: one form per page answers to the keys."""
     goto(app, "claims")
@@ -130,6 +176,7 @@ def test_the_whole_queue_shows_who_reviewed_each_claim_what_they_decided_and_whe
     app.text_area(key=f"tr-{first}-comment").input("100 mg is in the leaflet")
     _button(app, "Overturn").click().run()
     second = _on_screen(app)
+    app.text_area(key=f"tr-{second}-comment").input("as the leaflet says")
     _button(app, "Confirm judge").click().run()
     table = _frame(app, "by").set_index("claim")
     assert list(table.columns) == [

@@ -46,6 +46,15 @@ def test_type_and_tag_shift_charts_follow_the_comparison(make_report):
     assert abs(int(g.data[1].text[0])) == abs(biggest.delta)  # largest change first
 
 
+def test_shift_charts_count_whole_claims_with_the_legend_above_the_bars(make_report):
+    """At 1024 px a legend beside the bars took a third of a chart, and two claims were
+    drawn on an axis stepping by 0.5."""
+    for chart in (severity_shift_chart, type_shift_chart, tag_shift_chart):
+        layout = chart(make_report()).layout
+        assert layout.yaxis.tickformat == "d" and layout.yaxis.dtick == 1
+        assert layout.legend.orientation == "h" and layout.legend.yanchor == "bottom"
+
+
 def test_shift_charts_say_why_they_are_empty_without_a_comparison(make_report):
     report = make_report().model_copy(update={"comparison": None})
     for chart in (severity_shift_chart, type_shift_chart, tag_shift_chart):
@@ -219,7 +228,12 @@ def test_transitions_heatmap_counts_every_case_once(make_report):
     assert list(frame["baseline"]) == ["SUPPORTED"] * 3
     assert list(frame["candidate"]) == ["CONTRADICTED", "CONTRADICTED", "SUPPORTED"]
     fig = transitions_chart(frame)
-    z = fig.data[0].z
-    assert sum(map(sum, z)) == len(report.cases)
-    cell = dict(zip(fig.data[0].x, z[list(fig.data[0].y).index("SUPPORTED")], strict=True))
+    counts = fig.data[0].text
+    assert sum(map(sum, counts)) == len(report.cases)
+    row = list(fig.data[0].y).index("SUPPORTED")
+    cell = dict(zip(fig.data[0].x, counts[row], strict=True))
     assert cell == {"CONTRADICTED": 2, "SUPPORTED": 1}
+    # The colour is the direction: unchanged is neutral (0), worse positive (red).
+    colour = dict(zip(fig.data[0].x, fig.data[0].z[row], strict=True))
+    assert colour == {"CONTRADICTED": 2, "SUPPORTED": 0}
+    assert fig.data[0].zmid == 0
