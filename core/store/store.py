@@ -17,8 +17,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database
-
 from ..errors import NotFoundError, StoreError, UsageError
 from ..models import AuditLabel, HallucinationType, Preference, RunReport, Severity, Verdict
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
@@ -26,6 +24,7 @@ from ..review import effective as eff
 from ..review.audit import audit_review_ids, draw_audit_seed
 from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
+from .connect import open_database
 from .integrity import read_run, verified_report
 from .reviewers import ReviewerMixin
 from .rows import (
@@ -39,13 +38,10 @@ from .rows import (
     run_row_of,
     value_or_none,
 )
-from .schema import check_current, check_version, migrate, schema_version
+from .schema import schema_version
 from .signoffs import SignOffMixin
 
 DEFAULT_TIMEOUT = 30.0
-# SQLite's words for a file it may read but not write (a lock past the busy timeout is not
-# one: that file is opened normally by the next command).
-_CANNOT_WRITE = ("disk I/O error", "disk is full", "readonly", "unable to open database file")
 #: Names the newest run, so the README's commands need no copied run id.
 LATEST = "latest"
 
@@ -82,49 +78,7 @@ class Store(SignOffMixin, ReviewerMixin):
 
     def __init__(self, path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.path = Path(path)
-        self.read_only = False
-        try:
-            self.db = self._open(timeout, read_only=False)
-        except sqlite3.OperationalError as exc:
-            if not self.path.is_file() or not any(w in str(exc) for w in _CANNOT_WRITE):
-                raise StoreError(f"{self.path}: cannot open the review database: {exc}") from None
-            # A full disk (or a read-only mount): WAL mode cannot create its side files, so
-            # open the file as it is, for reading; a write is then a StoreError saying why.
-            self.db = self._open(timeout, read_only=True)
-            self.read_only = True
-
-    def _open(self, timeout: float, read_only: bool) -> Database:
-        """Connect, check the version, set WAL mode and migrate (read-only: check only)."""
-        conn = None
-        try:
-            if read_only:
-                uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
-                conn = sqlite3.connect(uri, uri=True, timeout=timeout)
-            else:
-                conn = sqlite3.connect(str(self.path), timeout=timeout)
-            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            db = Database(conn, execute_plugins=False)
-            check_version(db, str(self.path))  # before WAL mode rewrites the header
-            if read_only:
-                check_current(db, str(self.path))
-                return db
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA foreign_keys = ON")
-            db.execute("PRAGMA recursive_triggers = ON")
-            migrate(db)
-            return db
-        except sqlite3.OperationalError:
-            if conn is not None:
-                conn.close()
-            if read_only:
-                raise StoreError(f"{self.path}: cannot open the review database") from None
-            raise
-        except (sqlite3.DatabaseError, StoreError) as exc:
-            if conn is not None:
-                conn.close()
-            if isinstance(exc, StoreError):
-                raise
-            raise StoreError(f"{self.path}: cannot open the review database: {exc}") from None
+        self.db, self.read_only = open_database(self.path, timeout)
 
     def close(self) -> None:
         """Close the connection (the file stays consistent either way)."""

@@ -159,9 +159,9 @@ def test_a_label_field_is_bounded_too(tmp_path):
 
 
 def test_a_line_above_the_line_limit_is_refused_without_reading_it_whole(tmp_path, monkeypatch):
-    from halgate.inputs import suite
+    from halgate.inputs import jsonl
 
-    monkeypatch.setattr(suite, "MAX_LINE_BYTES", 500)
+    monkeypatch.setattr(jsonl, "MAX_LINE_BYTES", 500)
     root = _suite(tmp_path, answer="b" * 600)
     with pytest.raises(SuiteError) as err:
         load_suite(root)
