@@ -59,9 +59,8 @@ def _key(name: str, keys: bool) -> str | None:
 
 # On a small screen (1024 px) the sidebar takes 220 px instead of 300 (fixed text).
 _NARROW_SIDEBAR = (
-    "<style>@media (max-width: 1200px) {"
-    'section[data-testid="stSidebar"] {width: 220px !important; min-width: 220px !important;}'
-    "}</style>"
+    "<style>@media (max-width: 1200px) {section[data-testid='stSidebar'] "
+    "{width: 220px !important; min-width: 220px !important;}}</style>"
 )
 
 
@@ -302,11 +301,8 @@ def review_form(
 
 
 def _confirm_unexplained(claim_id: str) -> bool:
-    """True on the second empty-comment confirm of the same claim; the first one asks.
-
-    A shortcut pressed twice would otherwise confirm the next claim, never read, with a
-    comment nobody wrote.
-    """
+    """True on the second empty-comment confirm of a claim; the first asks (else Alt+Y twice
+    confirms the next claim, never read, with a comment nobody wrote)."""
     if st.session_state.get(EMPTY_ASKED) == claim_id:
         return True
     st.session_state[EMPTY_ASKED] = claim_id
