@@ -8,10 +8,10 @@ from ..inputs.policy import Policy
 from ..judges.pairwise import DEFAULT_MARGIN, combine_swapped, failed_pair, prefer_by_claims
 from ..judges.protocol import Judge, JudgeResult, JudgeTask, ProgressCallback
 from ..models import (
+    SHOULD_ABSTAIN_TAG,
     ClaimJudgement,
     PairwiseJudgement,
 )
-from ..scoring.abstention import SHOULD_ABSTAIN_TAG
 
 
 def _claims_of(result: JudgeResult, task: JudgeTask, system: str) -> list[ClaimJudgement] | None:

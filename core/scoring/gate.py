@@ -26,7 +26,6 @@ from ..models import (
     SystemRates,
     Verdict,
     ci_bounds,
-    is_hallucinated,
 )
 from .corrected import audit_reason, corrected_in_force
 from .metrics import blocking_claims

@@ -15,7 +15,7 @@ from ..judges.protocol import Judge, JudgeResult, JudgeTask, ProgressCallback
 from ..models import ClaimJudgement, Verdict
 from ..run.parallel import judge_tasks
 from ..scoring.gate import queues_claim
-from ..scoring.severity import is_critical_fact
+from ..text.severity import is_critical_fact
 from .catalogue import TRANSFORMS
 from .generate import GeneratedClaim, generate_claims
 from .report import SelftestItem, SelftestReport, risk_score, transform_score, worst_items

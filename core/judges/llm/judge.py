@@ -22,8 +22,14 @@ from typing import Any, TypeVar, cast
 
 from ...errors import EndpointError, UsageError
 from ...inputs.policy import Policy, SeverityRules
-from ...models import ClaimJudgement, JudgeSpec, Mode, PairwiseJudgement, Preference
-from ...scoring.abstention import SHOULD_ABSTAIN_TAG
+from ...models import (
+    SHOULD_ABSTAIN_TAG,
+    ClaimJudgement,
+    JudgeSpec,
+    Mode,
+    PairwiseJudgement,
+    Preference,
+)
 from ..pairwise import OrderVerdict, combine_swapped, failed_pair, prefer_by_claims
 from ..protocol import JudgeResult, JudgeTask, ProgressCallback
 from ..registry import register_judge
