@@ -29,7 +29,7 @@ pages = [
     st.Page(VIEWS / "reviews.py", title="My reviews", icon=":material/history:"),
     st.Page(VIEWS / "signoff.py", title="Sign-off", icon=":material/verified:"),
     st.Page(VIEWS / "pairwise.py", title="Pairwise", icon=":material/compare:"),
-    st.Page(VIEWS / "selftest.py", title="How well the judge reads these documents"),
+    st.Page(VIEWS / "selftest.py", title="Self-test"),
 ]
 page = st.navigation(pages)
 

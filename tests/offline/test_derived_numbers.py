@@ -34,6 +34,5 @@ def test_reckoning_counts_only_when_the_claim_shows_it():
     twelve, eight, four = extract_quantities("12 days and 8 days and 4 days")
     assert _derived("12 days less 8 days makes 4 days in total", four, (twelve, eight), 0.01)
     assert not _derived("12 days, 8 days, then a further 4 days", four, (twelve, eight), 0.01)
-    assert not _derived("12 days less 8 days makes 4 in total", four, (twelve,), 0.01)
     months, days, rest = extract_quantities("12 months and 8 days and 4 days")
     assert not _derived("12 months less 8 days is 4 days in total", rest, (months, days), 0.01)

@@ -341,24 +341,24 @@ _ARITHMETIC = re.compile(
 
 
 def stated_operands(claim: ClaimFeatures, passages: list[Passage]) -> tuple[Quantity, ...]:
-    """The claim's numbers that the sources state: the only ones arithmetic may start from."""
-    return tuple(
-        q
-        for q in claim.quantities
-        if q.kind == "number"
-        and any(quantity_matches(q, o) for p in passages for o in p.quantities)
+    """The numbers reckoning may start from: the claim's own and those its evidence states
+    ('5 million messages count as 20 million requests' where each message counts as 4)."""
+    return tuple(q for q in claim.quantities if q.kind == "number") + tuple(
+        o for p in passages for o in p.quantities if o.kind == "number"
     )
 
 
 def _derived(body: str, q: Quantity, operands: tuple[Quantity, ...], tolerance: float) -> bool:
     """The claim shows its working: it says it reckons ('in total', 'more than', '+') and q
-    is a sum, difference, product or ratio of two of its numbers of the same unit that the
-    sources state (equal within the relative `tolerance`). Without the working, a number
+    is a sum, difference, product or ratio of two numbers of the same unit, its own or its
+    evidence's (equal within the relative `tolerance`). Without the working, a number
     that happens to equal the sum of two others is a coincidence, not evidence."""
     if q.kind != "number" or not _ARITHMETIC.search(body):
         return False
     # '12 months' less '8 days' is no '4 days': only numbers of one unit (or none) reckon.
-    values = [float(o.value) for o in operands if o is not q and o.unit in {q.unit, ""}]
+    values = list(
+        {float(o.value) for o in operands if o is not q and (o.unit in {q.unit, ""} or not q.unit)}
+    )
     target = float(q.value)
     for a, b in permutations(values, 2):
         for r in (a + b, a - b, a * b, a / b if b else None):
