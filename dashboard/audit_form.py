@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import streamlit as st
-from halgate.dashboard import components, state
+from halgate.dashboard import components, review_form, state
 from halgate.models import AuditLabel, RunReport
 from halgate.present import highlight_answer, legend
 from halgate.review import AuditItem, ReviewQueue
@@ -94,7 +94,7 @@ def audit_label_form(
     db: str, run_id: str, item: AuditItem, key: str, on_skip: Callable[[str], None]
 ) -> None:
     """Hallucinated yes / no with a comment, recorded as the answer's label, or skip it (the
-    buttons answer to Triage's ``components.KEYS``: this form only ever shows there)."""
+    buttons answer to Triage's ``review_form.KEYS``: this form only ever shows there)."""
     with st.form(key=f"{key}-form"):
         st.radio(
             "Does this answer contain a hallucination?",
@@ -107,7 +107,7 @@ def audit_label_form(
         b1, b2 = st.columns(2)
         b1.form_submit_button(
             "Record label",
-            on_click=components.record_decision,
+            on_click=review_form.record_decision,
             args=(
                 db,
                 run_id,
@@ -118,11 +118,11 @@ def audit_label_form(
                 "{review_id} labelled {lower} by {reviewer}.",
             ),
             type="primary",
-            shortcut=components.KEYS["confirm"],
+            shortcut=review_form.KEYS["confirm"],
         )
         b2.form_submit_button(
             "Skip answer",
             on_click=on_skip,
             args=(item.review_id,),
-            shortcut=components.KEYS["skip"],
+            shortcut=review_form.KEYS["skip"],
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import streamlit as st
-from halgate.dashboard import components, state
+from halgate.dashboard import components, review_form, state
 from halgate.models import PairwiseJudgement, Preference, RunReport
 from halgate.present import highlight_answer
 from halgate.review import first_order_preference
@@ -79,7 +79,7 @@ def pair_review_form(
         b1, b2 = st.columns(2)
         b1.form_submit_button(
             "Record decision",
-            on_click=components.record_decision,
+            on_click=review_form.record_decision,
             args=(
                 db,
                 run_id,
@@ -90,8 +90,8 @@ def pair_review_form(
                 "{review_id}: {choice} recorded by {reviewer}.",
             ),
             type="primary",
-            shortcut=components.KEYS["confirm"] if keys else None,
+            shortcut=review_form.KEYS["confirm"] if keys else None,
         )
         if on_skip is not None:
-            skip = components.KEYS["skip"] if keys else None
+            skip = review_form.KEYS["skip"] if keys else None
             b2.form_submit_button("Skip", on_click=on_skip, shortcut=skip)

@@ -129,3 +129,11 @@ def run_columns(report: RunReport, digest: str) -> dict[str, Any]:
         "report": report.model_dump_json(),
         "report_hash": digest,
     }
+
+
+def stale_summary(row: dict[str, Any], latest_override: int, version: int) -> bool:
+    """A run's cached summary must be recomputed: none yet, overrides recorded since, or
+    stored by a halgate whose summary lacked fields (older than ``version``)."""
+    if row["summary_upto"] is None or row["summary_upto"] < latest_override:
+        return True
+    return int(json.loads(row["effective"] or "{}").get("version", 1)) < version

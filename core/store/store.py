@@ -36,6 +36,7 @@ from .rows import (
     rowid,
     run_columns,
     run_row_of,
+    stale_summary,
     value_or_none,
 )
 from .schema import schema_version
@@ -51,14 +52,6 @@ def _whoami() -> str:
         return getpass.getuser()
     except Exception:  # no login name in some containers
         return "halgate"
-
-
-def _stale_summary(row: dict[str, Any], latest_override: int) -> bool:
-    """A run's cached summary must be recomputed: none yet, overrides recorded since, or
-    stored by a halgate whose summary lacked fields (an older ``SUMMARY_VERSION``)."""
-    if row["summary_upto"] is None or row["summary_upto"] < latest_override:
-        return True
-    return int(json.loads(row["effective"] or "{}").get("version", 1)) < SUMMARY_VERSION
 
 
 # Every column a run list needs, never the report itself (megabytes per run). Newest stored
@@ -144,9 +137,7 @@ class Store(SignOffMixin, ReviewerMixin):
         raise NotFoundError(f"run {run_id!r} not found in {self.path} (see `halgate runs`)")
 
     def _latest_run_id(self) -> str:
-        row = self.db.execute(
-            "SELECT run_id FROM runs ORDER BY created_at DESC, run_id DESC LIMIT 1"
-        ).fetchone()
+        row = self.db.execute(_LIST_RUNS + " LIMIT 1").fetchone()  # newest stored
         if row is None:
             raise NotFoundError(f"no run in {self.path} yet (run `halgate run SUITE` first)")
         return str(row[0])
@@ -217,7 +208,7 @@ class Store(SignOffMixin, ReviewerMixin):
         rows = list(self.db.query(_LIST_RUNS))
         out = []
         for r in rows:
-            if _stale_summary(r, latest.get(r["run_id"], 0)):
+            if stale_summary(r, latest.get(r["run_id"], 0), SUMMARY_VERSION):
                 run = self._refresh(r["run_id"])
                 r["effective"] = json.dumps(run_summary(run))
                 r["agreement"] = run.agreement.model_dump_json()

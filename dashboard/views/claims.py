@@ -7,7 +7,7 @@ run of tens of thousands of claims stays responsive.
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import components, links, loaders, state
+from halgate.dashboard import components, links, loaders, review_form, state
 from halgate.models import SEVERITIES_DESC, HallucinationType, Verdict
 from halgate.present import ClaimFilter, filter_claims
 
@@ -110,7 +110,7 @@ row = shown["claim_id"].iloc[rows[0]] if rows else None
 selected = row or links.value("claim")  # the URL's claim: linked, or the one just reviewed
 linked = "claims_drawn" not in st.session_state  # the first draw honours a copied link
 st.session_state["claims_drawn"] = True
-keep = linked or selected == st.session_state.get(components.LAST_REVIEWED)
+keep = linked or selected == st.session_state.get(review_form.LAST_REVIEWED)
 if keep and selected and selected not in options and selected in set(df["claim_id"]):
     # A claim reviewed out of the filters (or linked) stays in view until another is picked.
     st.caption(
@@ -146,5 +146,5 @@ if history:
         [{k: "" if v is None else v for k, v in row.items()} for row in done], hide_index=True
     )
 st.subheader("Override")
-components.review_form(db, run_id, claim, key=f"ov-{selected}")
+review_form.review_form(db, run_id, claim, key=f"ov-{selected}")
 state.show_flash()  # beside the form that caused it

@@ -6,7 +6,7 @@ fragment, so a confirm or overturn redraws just this part, and all of it already
 new override (the write happens in the form's callback, before the redraw). The whole queue
 says who reviewed each item, what they decided and when.
 
-Keyboard: each form's buttons carry shortcuts (``components.KEYS``: Alt+Y confirm or record,
+Keyboard: each form's buttons carry shortcuts (``review_form.KEYS``: Alt+Y confirm or record,
 Alt+O overturn, Alt+N skip to the next item), listed under the title; they work while the
 comment box has the focus, so a reviewer reads, types why and decides without the mouse.
 """
@@ -14,7 +14,7 @@ comment box has the focus, so a reviewer reads, types why and decides without th
 from __future__ import annotations
 
 import streamlit as st
-from halgate.dashboard import audit_form, components, links, loaders, pair_form, state
+from halgate.dashboard import audit_form, components, links, loaders, pair_form, review_form, state
 from halgate.models import RunReport
 from halgate.present import focus_script, queue_audit_rows, queue_claim_rows, queue_pair_rows
 from halgate.review import PairReviewItem, ReviewQueue
@@ -26,7 +26,7 @@ FOCUS_COUNT = "triage_focus_count"
 
 components.page_setup()
 st.title("Triage")
-st.caption(components.KEY_HELP)
+st.caption(review_form.KEY_HELP)
 picked = components.require_run()
 if picked is None:
     st.stop()
@@ -111,7 +111,7 @@ def _next_claim(report: RunReport, queue: ReviewQueue) -> None:
         if skipped and counts.pending:
             st.info(f"Only skipped items are left ({len(skipped)}).")
             again = "Go through the skipped items again"
-            if st.button(again, shortcut=components.KEYS["skip"]):
+            if st.button(again, shortcut=review_form.KEYS["skip"]):
                 st.session_state[SKIPPED][run_id] = []
                 st.rerun(scope="fragment")
         else:
@@ -129,7 +129,7 @@ def _next_claim(report: RunReport, queue: ReviewQueue) -> None:
     left = len(todo) + len(pairs)
     st.caption(state.plain(f"claim {claim.claim_id} · {left} left to review"))
     components.evidence(report, claim, key="tr")
-    components.review_form(
+    review_form.review_form(
         db,
         run_id,
         claim,
