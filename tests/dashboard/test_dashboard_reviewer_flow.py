@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from halgate.dashboard.components import KEYS
+from halgate.dashboard.review_form import KEYS
 from halgate.scoring.rescore import rescore
 from halgate.store import Store
 from streamlit.testing.v1 import AppTest
