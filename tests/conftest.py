@@ -290,7 +290,8 @@ def judged_run_db(suite_dir: Path, db: Path, release_managers: tuple[str, ...] =
     from halgate.run.engine import run_suite
     from halgate.store import Store
 
-    policy = Policy(release_managers=list(release_managers))
+    # a three-case suite: the flows read the point estimate (see TINY_POLICY)
+    policy = Policy(release_managers=list(release_managers), decide_on="estimate")
     judge = create_judge("offline", severity_rules=policy.severity_rules)
     report = run_suite(load_suite(suite_dir), judge, policy)
     with Store(db) as store:

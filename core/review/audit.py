@@ -75,9 +75,10 @@ def _rated(report: RunReport, policy: Policy) -> dict[str, dict[str, AnswerAnaly
     return out
 
 
-def audit_cases(report: RunReport, policy: Policy | None = None) -> list[str]:
-    """The cases drawn into a run's audit sample, in draw order (empty when the policy turns
-    the audit off, and in pairwise mode, which measures preferences, not answers)."""
+def audit_order(report: RunReport, policy: Policy | None = None) -> list[str]:
+    """Every eligible case in draw order: the sample is its first k, and labelling on
+    continues it in the same order (empty when the policy turns the audit off, in pairwise
+    mode, which measures preferences, and for a report no store has seeded)."""
     policy = policy or Policy.model_validate(report.policy)
     if report.mode == Mode.PAIRWISE or policy.audit_sample in (0, "0%"):
         return []
@@ -86,7 +87,43 @@ def audit_cases(report: RunReport, policy: Policy | None = None) -> list[str]:
     rated = _rated(report, policy)
     eligible = [c.case_id for c in report.cases if any(c.case_id in r for r in rated.values())]
     order = np.random.default_rng(report.audit_seed).permutation(len(eligible))
-    return [eligible[i] for i in order[: policy.audit_size(len(eligible))]]
+    return [eligible[i] for i in order]
+
+
+def audit_cases(report: RunReport, policy: Policy | None = None) -> list[str]:
+    """The cases drawn into a run's audit sample (the policy's size), in draw order."""
+    policy = policy or Policy.model_validate(report.policy)
+    order = audit_order(report, policy)
+    return order[: policy.audit_size(len(order))]
+
+
+def sample_in_force(
+    report: RunReport, latest: Mapping[str, Override], policy: Policy | None = None
+) -> list[str]:
+    """The sample the correction reads: the policy's k cases, continued in draw order by
+    every further case whose answers are all labelled (a sequential audit: any prefix of the
+    draw order is a random sample, so labelling on keeps it one)."""
+    policy = policy or Policy.model_validate(report.policy)
+    order = audit_order(report, policy)
+    k = policy.audit_size(len(order))
+    keys = _item_keys(report, policy)
+    done = k
+    while done < len(order) and all(
+        audit_id(order[done], s) in latest for s in keys.get(order[done], [])
+    ):
+        done += 1
+    return order[:done]
+
+
+def _item_keys(report: RunReport, policy: Policy) -> dict[str, list[str]]:
+    """Case -> the systems whose answer there is an audit item (rated, not should-abstain)."""
+    rated = _rated(report, policy)
+    abstain = should_abstain_ids(report.cases)
+    return {
+        c.case_id: [s for s in report.systems if c.case_id in rated[s]]
+        for c in report.cases
+        if c.case_id not in abstain
+    }
 
 
 def audit_labels(overrides: Sequence[Override]) -> dict[str, Override]:
@@ -113,7 +150,7 @@ def audit_input(judged: RunReport, overrides: Sequence[Override]) -> AuditInput 
     latest = audit_labels(overrides)
     if not latest and not policy.gate_on_corrected:
         return None
-    drawn = audit_cases(judged, policy)
+    drawn = sample_in_force(judged, latest, policy)
     if not drawn:
         return None
     rated = _rated(judged, policy)
@@ -134,28 +171,34 @@ def audit_input(judged: RunReport, overrides: Sequence[Override]) -> AuditInput 
     return AuditInput(sample=sample, labels=labels, judged=judge)
 
 
-def _audit_keys(judged: RunReport) -> list[tuple[str, str]]:
+def _audit_keys(
+    judged: RunReport, latest: Mapping[str, Override] | None = None, offer_next: bool = True
+) -> list[tuple[str, str]]:
     """(case, system) of every audit item: draw order, then system order; answers to
-    should-abstain cases are labelled by rule and are no item."""
+    should-abstain cases are labelled by rule and are no item. With ``offer_next``, once the
+    sample in force is labelled the next case of the draw order is an item too (labelling
+    on continues the sample)."""
     policy = Policy.model_validate(judged.policy)
-    rated = _rated(judged, policy)
-    abstain = should_abstain_ids(judged.cases)
-    return [
-        (c, s)
-        for c in audit_cases(judged, policy)
-        if c not in abstain
-        for s in judged.systems
-        if c in rated[s]
-    ]
+    keys = _item_keys(judged, policy)
+    order = audit_order(judged, policy)
+    cases = sample_in_force(judged, latest or {}, policy)
+    complete = all(audit_id(c, s) in (latest or {}) for c in cases for s in keys.get(c, []))
+    if offer_next and complete and len(cases) < len(order):
+        cases = order[: len(cases) + 1]
+    return [(c, s) for c in cases for s in keys.get(c, [])]
 
 
-def audit_review_ids(judged: RunReport) -> list[str]:
-    """The ids of a run's audit items (audit:CASE:SYSTEM), in the order reviewers see them."""
-    return [audit_id(c, s) for c, s in _audit_keys(judged)]
+def audit_review_ids(judged: RunReport, latest: Mapping[str, Override] | None = None) -> list[str]:
+    """The ids of a run's audit items (audit:CASE:SYSTEM), in the order reviewers see them:
+    the sample, and once it is labelled the next answers of the draw order."""
+    return [audit_id(c, s) for c, s in _audit_keys(judged, latest)]
 
 
 def audit_items(
-    judged: RunReport, effective: RunReport, latest: Mapping[str, Override] | None = None
+    judged: RunReport,
+    effective: RunReport,
+    latest: Mapping[str, Override] | None = None,
+    offer_next: bool = False,
 ) -> list[AuditItem]:
     """The audit sample as review items, in draw order, with the label in force of each
     (``latest``: the labels in force by id, ``audit_labels`` of the run's overrides)."""
@@ -163,7 +206,7 @@ def audit_items(
     policy = Policy.model_validate(effective.policy)
     by_key = {(a.case_id, a.system): a for a in effective.analyses}
     out = []
-    for case_id, system in _audit_keys(judged):
+    for case_id, system in _audit_keys(judged, latest, offer_next):
         a, rid = by_key[(case_id, system)], audit_id(case_id, system)
         o = latest.get(rid)
         out.append(

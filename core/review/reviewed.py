@@ -13,6 +13,7 @@ from typing import Any
 
 from ..models import GateMeasure, RunReport
 from ..models.review import JudgeAgreement, Override, ReviewItem
+from ..scoring.decide import asks_for_labels
 from .audit import audit_items, audit_labels
 from .effective import effective_report, judge_agreement, latest_by_claim
 from .queue import QueueCounts, ReviewQueue, pair_items, review_ids
@@ -35,7 +36,9 @@ def build_queue(
         for i in review_ids(judged, effective)
     ]
     pairs = pair_items(judged, effective, latest)
-    audit = audit_items(judged, effective, audit_labels(overrides))
+    audit = audit_items(
+        judged, effective, audit_labels(overrides), asks_for_labels(effective.decision)
+    )
     done = sum(1 for i in items if i.reviewed) + sum(1 for p in pairs if p.reviewed)
     total = len(items) + len(pairs)
     counts = QueueCounts(

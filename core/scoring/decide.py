@@ -27,7 +27,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from ..inputs.policy import Policy
-from ..models import GateReason, GateStatus
+from ..models import GateDecision, GateReason, GateStatus
 from .corrected import t_quantile
 
 
@@ -53,6 +53,7 @@ class RuleEvidence(NamedTuple):
     n: int = 0
     corrected: bool = False
     unit: str = ""  # what more of decides, when not audit labels (e.g. "judged pairs")
+    left: int | None = None  # audit answers not yet labelled, when known
 
 
 def call(evidence: RuleEvidence, limit: float, policy: Policy) -> Call:
@@ -91,13 +92,30 @@ def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> 
         return (
             "undecided: the estimate sits on the limit; no audit size decides it, a reviewer must"
         )
+    if evidence.corrected and evidence.left is not None and more > evidence.left:
+        return (
+            f"undecided: more labels than the {evidence.left} answers left would be needed at "
+            "this variance; a reviewer decides (sign-off)"
+        )
     if evidence.corrected:
-        return f"undecided: label {more} more audit answers to decide"
+        return f"undecided: label {more} {LABEL_MORE}"
     if evidence.unit:
         return f"undecided: about {more} more {evidence.unit} would decide"
     return (
         f"undecided: about {more} more cases, or a complete audit with gate_on_corrected, "
         "would decide"
+    )
+
+
+LABEL_MORE = "more audit answers to decide"
+
+
+def asks_for_labels(decision: GateDecision) -> bool:
+    """Some rule on the corrected figures is undecided and more audit labels would decide
+    it: the audit sample is then continued in draw order (``review.audit``)."""
+    return any(
+        r.status == UNDECIDED_STATUS and r.more_to_decide and LABEL_MORE in r.message
+        for r in decision.reasons
     )
 
 

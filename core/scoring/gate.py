@@ -113,8 +113,10 @@ def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
     gated = _evidence(judged, judged.estimate, judged.n_cases)
     if cmp.gated_on_corrected and cmp.corrected_change is not None:
         ch = cmp.corrected_change
-        labels = min(r.corrected.n_labelled for r in cmp.rates.values() if r.corrected)
-        gated = _evidence(ch, ch.estimate, labels, corrected=True)
+        known = [r.corrected for r in cmp.rates.values() if r.corrected]
+        labels = min(c.n_labelled for c in known)
+        left = min(c.n_answers - c.n_labelled for c in known)
+        gated = _evidence(ch, ch.estimate, labels, corrected=True)._replace(left=left)
         measure = f"{measure}, review-corrected"
     ab = cmp.abstention_change
     checks = [
@@ -138,7 +140,8 @@ def _gated_rate(rates: SystemRates, policy: Policy, on_corrected: bool) -> tuple
     if on_corrected and rates.corrected is not None:
         label = f"{MEASURE_LABELS[policy.gate_on]}, review-corrected"
         c = rates.corrected
-        return _evidence(c, c.estimate, c.n_labelled, corrected=True), label
+        ev = _evidence(c, c.estimate, c.n_labelled, corrected=True)
+        return ev._replace(left=c.n_answers - c.n_labelled), label
     rate, interval = rates.gated_rate(policy.gate_on)
     n = rates.n_rated_answers if policy.gate_on == "answers" else rates.n_answers
     return _evidence(interval, rate, n), MEASURE_LABELS[policy.gate_on]

@@ -21,7 +21,7 @@ from ..errors import NotFoundError, StoreError, UsageError
 from ..models import AuditLabel, HallucinationType, Preference, RunReport, Severity, Verdict
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
 from ..review import effective as eff
-from ..review.audit import audit_review_ids, draw_audit_seed
+from ..review.audit import audit_labels, audit_review_ids, draw_audit_seed
 from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
 from .connect import open_database
@@ -335,7 +335,8 @@ class Store(SignOffMixin, ReviewerMixin):
     ) -> None:
         """An answer of the audit sample is labelled under ``audit:CASE:SYSTEM`` with a label
         (HALLUCINATED or FAITHFUL) and a comment, nothing else."""
-        if review_id not in audit_review_ids(self.load_report(run_id)):
+        labels = audit_labels(self.override_history(run_id))
+        if review_id not in audit_review_ids(self.load_report(run_id), labels):
             raise NotFoundError(
                 f"{review_id!r} is not in the audit sample of run {run_id} "
                 "(`halgate review RUN` lists it)"

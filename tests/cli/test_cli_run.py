@@ -73,7 +73,11 @@ def test_consistency_mode_scores_against_reference_and_flags_empty(tiny_suite):
 
 def test_gate_mode_judges_one_system_against_documents(tiny_suite):
     report = run_suite(
-        load_suite(tiny_suite), create_judge("offline"), Policy(), mode=Mode.GATE, system="baseline"
+        load_suite(tiny_suite),
+        create_judge("offline"),
+        Policy(decide_on="estimate"),
+        mode=Mode.GATE,
+        system="baseline",
     )
     assert report.comparison is None and report.systems == ["baseline"]
     assert report.rates["baseline"].micro_rate == 0.0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from halgate.review import audit_cases
+from halgate.review import audit_cases, audit_review_ids
 from halgate.store import Store
 
 from .test_audit import wide_report
@@ -42,3 +42,28 @@ def test_no_report_field_changes_which_answers_are_audited(tmp_path):
             assert audit_cases(loaded) == audit_cases(same)  # only the store's seed matters
             samples.append(tuple(audit_cases(loaded)))
     assert len(set(samples)) == 3
+
+
+def test_labelling_on_continues_the_same_random_sample_in_draw_order():
+    from halgate.models import Override
+    from halgate.review.audit import audit_order, sample_in_force
+
+    report = wide_report(audit_sample=5)
+    order = audit_order(report)
+    assert order[:5] == audit_cases(report)
+
+    def labels(cases):
+        return {
+            f"audit:{c}:{s}": Override(id=1, run_id=report.run_id, claim_id=f"audit:{c}:{s}",
+                                       label="FAITHFUL", comment="c", reviewer="ana",
+                                       created_at="2026-01-06T01:00:00+00:00")
+            for c in cases for s in ("baseline", "candidate")
+        }  # fmt: skip
+
+    assert sample_in_force(report, {}) == order[:5]
+    # A label past the next case does not count: only an unbroken prefix is a random sample.
+    assert sample_in_force(report, labels(order[:5] + order[6:7])) == order[:5]
+    assert sample_in_force(report, labels(order[:7])) == order[:7]
+    # Once the sample is labelled, the next case of the draw order may be labelled too.
+    ids = audit_review_ids(report, labels(order[:5]))
+    assert ids[-2:] == [f"audit:{order[5]}:baseline", f"audit:{order[5]}:candidate"]

@@ -116,3 +116,10 @@ def test_the_pairwise_gate_decides_on_its_interval_too(a_wins, b_wins, ties, sta
 def test_the_pairwise_gate_keeps_the_point_rule_on_request():
     [r] = pairwise_reasons(_pairs(3, 1, 6), ESTIMATE)
     assert r.status == GateStatus.FAILED and "point-estimate rule" in r.message
+
+
+def test_more_labels_than_are_left_is_said_plainly():
+    ev = RuleEvidence(0.47, 0.29, 0.65, 40, corrected=True, left=13)
+    r = rate_reason("max_rate_increase", "change", ev, 0.5, INTERVAL, signed=True)
+    assert r is not None and r.status == GateStatus.NEEDS_REVIEW
+    assert "more labels than the 13 answers left" in r.message and "a reviewer decides" in r.message
