@@ -20,12 +20,12 @@ TABLE_COLUMNS = ["case", "system", "text", "verdict", "severity", "type", "rule"
 TABLE_CONFIG = {
     "case": st.column_config.TextColumn(width=70),
     "system": st.column_config.TextColumn(width=85),
-    "text": st.column_config.TextColumn("claim", width=230, help="The claim's own words."),
+    "text": st.column_config.TextColumn("claim", width=250, help="The claim's own words."),
     "verdict": st.column_config.TextColumn(width=165),
     "severity": st.column_config.TextColumn(width=80),
     "type": st.column_config.TextColumn(width=140),
     "rule": st.column_config.TextColumn(
-        width=110, help="The judge rule that decided (empty for judges without rules)."
+        width=90, help="The judge rule that decided (empty for judges without rules)."
     ),
     "score": st.column_config.ProgressColumn(
         "judge score", min_value=0.0, max_value=1.0, format="%.2f", width=90

@@ -6,7 +6,11 @@ seconds beside wall seconds (a busy machine stretches the wall time, not the CPU
 the memory of all its processes together: their proportional set size (shared pages counted
 once), sampled while the run goes, where Linux's /proc tells it. `--repeat` runs it R times,
 each in a fresh process (so no run finds another's caches warm), and prints the spread of
-the totals: on a shared machine one run says little. Asserts nothing.
+the totals: on a shared machine one run says little. `--against CHECKOUT` compares this
+checkout with another one (say `git worktree add --detach /tmp/main main`) in one loop that
+alternates them, R rounds, each run in a fresh process, and prints the CPU seconds of each
+(main process + judge workers) with their medians: load on a shared machine then falls on
+both alike. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ import argparse
 import itertools
 import multiprocessing
 import os
+import re
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -155,12 +161,65 @@ def repeated(n_cases: int, repeat: int) -> None:
     )
 
 
+_CPU = re.compile(r"cpu seconds: main process ([\d.]+), judge workers ([\d.]+)")
+
+
+def _link_tree(checkout: Path, into: Path) -> Path:
+    """A folder whose `halgate` package is `checkout`'s core/ (data/ as halgate.data), as the
+    installed package maps them: put first on PYTHONPATH, it shadows the installed halgate."""
+    pkg = into / "halgate"
+    pkg.mkdir(parents=True)
+    for entry in (checkout / "core").iterdir():
+        (pkg / entry.name).symlink_to(entry)
+    (pkg / "data").symlink_to(checkout / "data")
+    return into
+
+
+def _cpu_of(tree: Path, n_cases: int) -> tuple[float, float]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run(
+        [sys.executable, __file__, str(n_cases)], env=env, capture_output=True, text=True
+    )
+    found = _CPU.search(out.stdout)
+    if out.returncode or not found:
+        raise SystemExit(f"benchmark run failed in {tree}:\n{out.stdout}{out.stderr}")
+    return float(found[1]), float(found[2])
+
+
+def against(other: Path, n_cases: int, rounds: int) -> None:
+    """This checkout and `other`, alternating, `rounds` times; CPU seconds of each run."""
+    this = Path(__file__).resolve().parents[2]
+    cpu: dict[str, list[float]] = {"this": [], "other": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {
+            "this": _link_tree(this, Path(tmp) / "a"),
+            "other": _link_tree(other, Path(tmp) / "b"),
+        }
+        for i in range(rounds):
+            for name in ("other", "this") if i % 2 else ("this", "other"):
+                main_s, workers_s = _cpu_of(trees[name], n_cases)
+                cpu[name].append(main_s + workers_s)
+                print(
+                    f"round {i + 1} {name:<5} cpu seconds: main {main_s}, workers {workers_s}, "
+                    f"total {main_s + workers_s:.1f}",
+                    flush=True,
+                )
+    for name, totals in cpu.items():
+        print(
+            f"{name} ({this if name == 'this' else other}): total CPU seconds median "
+            f"{statistics.median(totals):.1f} (min {min(totals):.1f}, max {max(totals):.1f})"
+        )
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n_cases", nargs="?", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=1, help="runs, each in a fresh process")
+    parser.add_argument("--against", type=Path, help="another checkout to alternate with")
     args = parser.parse_args()
-    if args.repeat > 1:
+    if args.against is not None:
+        against(args.against.resolve(), args.n_cases, args.repeat)
+    elif args.repeat > 1:
         repeated(args.n_cases, args.repeat)
     else:
         main(args.n_cases)
