@@ -25,6 +25,14 @@ def report_hash(report: RunReport) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def stored_text_hash(text: str) -> str:
+    """sha256 of a stored report's JSON text, read as data rather than through today's model:
+    the hash ``report_hash`` gave when it was saved, even after a newer halgate added fields
+    with defaults (re-dumping the model would add them and read every older run as altered)."""
+    canonical = json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
 def inputs_hash(report_digest: str, overrides: Iterable[Override]) -> str:
     """Hash of everything a decision rests on: the judged report and every override id.
 

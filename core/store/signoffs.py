@@ -91,7 +91,10 @@ class SignOffMixin:
         )
         rights.check_sign_off(reviewer, managers, run_id)
         inputs = self.inputs_hash(run_id)
-        digest = eff.report_hash(report)
+        # load_report has just checked the stored report against this recorded hash.
+        (digest,) = self.db.execute(
+            "SELECT report_hash FROM runs WHERE run_id = ?", [run_id]
+        ).fetchone()
         status = eff.effective_report(report, self.override_history(run_id)).decision.status
         overridden = rights.check_approval(
             choice == SignOffDecision.APPROVED, status, override_gate, run_id
