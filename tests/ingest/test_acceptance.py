@@ -17,11 +17,15 @@ def test_a_planted_number_in_the_new_prompt_version_fails_the_gate_naming_the_sp
     base = write_otlp_json(v1, tmp_path / "prompt-v1.jsonl")
     cand = write_otlp_json(v2, tmp_path / "prompt-v2.jsonl")
     db, report_path = tmp_path / "h.db", tmp_path / "report.json"
+    # Three traces decide no rate on its interval (NEEDS_REVIEW); the point-estimate rule,
+    # chosen by name in the policy, decides on what was seen.
+    policy = tmp_path / "policy.toml"
+    policy.write_text('decide_on = "estimate"\n')
     result = CliRunner().invoke(
         app,
         ["run", str(tmp_path / "suite"), "--import", "otlp", "--source", str(base),
          "--source", str(cand), "--judge", "offline", "--db", str(db), "--out", str(report_path),
-         "-q"],
+         "--policy", str(policy), "-q"],
     )  # fmt: skip
     assert result.exit_code == 1, result.output  # FAILED
     assert "Gate: FAILED" in result.output
@@ -60,9 +64,10 @@ def test_a_planted_number_in_the_new_prompt_version_fails_the_gate_naming_the_sp
     assert f"answer:candidate: {cand}: trace " in page and f"span {span_id}" in page
 
 
-def test_the_quick_start_imports_the_example_csv_and_the_gate_fails(tmp_path):
+def test_the_quick_start_imports_the_example_csv_and_the_gate_waits(tmp_path):
     """docs/import.md's first example: the candidate's '5 year warranty' where the source
-    says 2 years fails the gate; the report names the CSV row."""
+    says 2 years is caught, but three cases decide no rate on its interval (NEEDS_REVIEW);
+    the report names the CSV row."""
     from ..conftest import REPO
 
     source = REPO / "data" / "examples" / "import" / "helpdesk.csv"
@@ -73,7 +78,7 @@ def test_the_quick_start_imports_the_example_csv_and_the_gate_fails(tmp_path):
     ran = CliRunner().invoke(
         app, ["run", str(suite), "--judge", "offline", "--no-save", "-q", "--out", str(report_path)]
     )
-    assert ran.exit_code == 1, ran.output
+    assert ran.exit_code == 3, ran.output
     report = json.loads(report_path.read_text())
     k2 = next(c for c in report["cases"] if c["case_id"] == "k-2")
     where = [(p["source"], p["row"], p["part"]) for p in k2["provenance"]]
