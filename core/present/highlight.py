@@ -192,6 +192,11 @@ _STATUS_STYLE = {
 }
 
 
+# Compact (Triage, Sign-off): the headline on one line, cut with an ellipsis; the reasons
+# below it hold every word.
+_ONE_LINE = ' style="white-space:nowrap;overflow:hidden;text-overflow:ellipsis;"'
+
+
 def decision_banner(decision: GateDecision, compact: bool = False) -> str:
     """The gate decision as a coloured box listing every reason (reason text is escaped).
 
@@ -218,7 +223,8 @@ def decision_banner(decision: GateDecision, compact: bool = False) -> str:
         f'<span style="font-weight:400;font-size:0.9rem;">(system '
         f"{html.escape(decision.gated_system)}, exit code {decision.exit_code}, "
         f"{len(decision.pending_review)} pending review)</span></div>"
-        f'<div class="hg-headline">{html.escape(decision.headline)}</div>'
+        f'<div class="hg-headline"{_ONE_LINE if compact else ""}>'
+        f"{html.escape(decision.headline)}</div>"
         f"{reasons}</div>"
     )
 
