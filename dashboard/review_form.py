@@ -109,6 +109,18 @@ def _confirm_unexplained(claim_id: str) -> bool:
     return False
 
 
+def _reviewer_allowed() -> str | None:
+    """The reviewer's identity, or None after a flash saying why they may not review here."""
+    reviewer = state.reviewer()
+    if not reviewer:
+        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
+        return None
+    if refusal := state.review_refusal():
+        state.flash(refusal, "error")
+        return None
+    return reviewer
+
+
 def _submit(
     db: str, run_id: str, claim_id: str, key: str, overturn: bool, ask_empty: bool = False
 ) -> None:
@@ -116,12 +128,8 @@ def _submit(
 
     ``ask_empty`` (Triage's keyboard flow): a confirm without a comment asks once first.
     """
-    reviewer = state.reviewer()
+    reviewer = _reviewer_allowed()
     if not reviewer:
-        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
-        return
-    if refusal := state.review_refusal():
-        state.flash(refusal, "error")
         return
     picked = {
         field: None
@@ -169,12 +177,8 @@ def record_decision(
     in the override `field` (a callback: runs before the redraw). `missing` is the message
     when nothing was chosen; `said` the confirmation, with {review_id}, {choice}, {lower}
     (the choice in lowercase) and {reviewer}."""
-    reviewer = state.reviewer()
+    reviewer = _reviewer_allowed()
     if not reviewer:
-        state.flash("Enter your name in the sidebar (or log in) before reviewing.", "error")
-        return
-    if refusal := state.review_refusal():
-        state.flash(refusal, "error")
         return
     choice = st.session_state.get(f"{key}-{field}")
     comment = str(st.session_state.get(f"{key}-comment") or "").strip()
