@@ -1,0 +1,202 @@
+"""One slot of the restated sentence changed: a name, the actor, or the direction of a bound.
+
+A claim that keeps every word of the source sentence it restates but one slot is read
+right by word overlap alone, yet says something else: "Anna Berg signs the form" for
+"Tom Lind signs the form", "we pay the fee" for "the customer pays the fee", "over 12"
+for "under 12". The claim and the restated passage are aligned word by word; a finding
+needs one short replaced run with matching words on both sides of it, so a paraphrase
+or another sentence that shares some words never fires.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from ...evidence.index import Passage
+from ...text.words import content_stems, proper_names, tokenize
+from .features import Alignment, ClaimFeatures
+from .restated import restated_passage
+
+#: The longest replaced run (in words) still read as one slot.
+_SLOT = 3
+#: How alike the claim's words and the passage's must be, in order, outside the slot.
+_SAME_WORDS = 0.7
+
+#: Bounds and their opposite, one word each side (multi-word bounds by their last word:
+#: 'at least' / 'at most', 'more than' / 'less than').
+_OPPOSITE_BOUND = {
+    "under": "over",
+    "over": "under",
+    "above": "below",
+    "below": "above",
+    "before": "after",
+    "after": "before",
+    "least": "most",
+    "most": "least",
+    "more": "less",
+    "less": "more",
+    "fewer": "more",
+    "maximum": "minimum",
+    "minimum": "maximum",
+    "earlier": "later",
+    "later": "earlier",
+    "exceed": "undercut",
+    "within": "after",
+}
+
+#: Who acts, by grammatical person: a claim that moves the act to another person
+#: ("we pay" for "you pay") changes who is bound by it.
+_PERSON = {
+    "i": 1,
+    "we": 1,
+    "us": 1,
+    "our": 1,
+    "my": 1,
+    "you": 2,
+    "your": 2,
+}
+_DETERMINERS = frozenset("the a an each every any our your their its this that".split())
+#: Nouns that name a party to an agreement or a service (singular): who pays, who may
+#: cancel, who is told. A general English list, not one document's names.
+_PARTIES = frozenset(
+    """customer client company business firm provider supplier vendor seller buyer
+    purchaser retailer merchant store shop tenant landlord lessee lessor owner renter
+    employee employer staff worker manager contractor agent broker insurer insured
+    policyholder member guest visitor passenger traveller traveler airline carrier
+    driver operator patient doctor nurse pharmacist physician clinician hospital clinic
+    student teacher school parent child user subscriber account holder applicant
+    claimant borrower lender bank debtor creditor government council authority
+    organiser organizer participant host hotel partner team""".split()
+)
+
+
+Slot = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _slots(claim: tuple[str, ...], passage: tuple[str, ...]) -> list[Slot]:
+    """The replaced runs (claim words, passage words) of a one-slot restatement: short,
+    with matching words right before or after, inside a window where the rest matches."""
+    m = SequenceMatcher(None, claim, passage, autojunk=False)
+    blocks = [b for b in m.get_matching_blocks() if b.size]
+    if not blocks:
+        return []
+    # The window reaches as far before the first match (after the last) as the claim
+    # does: a slot at the claim's very start or end is replaced, not deleted.
+    first, last = blocks[0], blocks[-1]
+    lo = max(0, first.b - first.a)
+    hi = min(len(passage), last.b + last.size + len(claim) - last.a - last.size)
+    window = SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
+    if window.ratio() < _SAME_WORDS:
+        return []
+    out = []
+    for tag, i1, i2, j1, j2 in window.get_opcodes():
+        if tag != "replace" or i2 - i1 > _SLOT or j2 - j1 > _SLOT:
+            continue
+        k = 1 if i1 > 0 and claim[i1 - 1] in _DETERMINERS else 0  # 'the' of 'the customer'
+        out.append((claim[i1 - k : i2], passage[lo + j1 - k : lo + j2]))
+    return out
+
+
+def name_restated(c: ClaimFeatures, al: Alignment) -> Passage | None:
+    """The passage the claim restates, its proper names aside: a swapped name of three
+    words must not hide the sentence it was swapped into."""
+    names = content_stems([t for n in c.names for t in tokenize(n)])
+    return restated_passage(c, al, ignore=frozenset(names))
+
+
+def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
+    """'NAME for OTHER' when the claim puts a proper name the passage does not hold in
+    the slot where the passage names another one; None otherwise."""
+    return _swapped_name(tuple(c.tokens), tuple(c.names), p.tokens, p.text)
+
+
+@lru_cache(maxsize=50_000)
+def _swapped_name(
+    claim: tuple[str, ...], names: tuple[str, ...], passage: tuple[str, ...], text: str
+) -> str | None:
+    said = {_plain(t) for t in passage}
+    theirs = [_words(n) for n in proper_names(text)]
+    # A name is new when none of its words stands in the passage ('Governor Shapiro' for
+    # 'Governor Josh Shapiro' is the same person) and it abbreviates no name there.
+    mine = [w for n in names if not (w := _words(n)) & said]
+    for got, had in _slots(claim, passage):
+        slot_got, slot_had = {_plain(t) for t in got}, {_plain(t) for t in had}
+        new = next((n for n in mine if n & slot_got), None)
+        old = next((n for n in theirs if n & slot_had and not n & slot_got), None)
+        if new and old and not _abbreviates(new, old):
+            return f"{' '.join(sorted(new))} for {' '.join(sorted(old))}"
+    return None
+
+
+def _plain(word: str) -> str:
+    """A word without its possessive and dots ("Acrovirt's" -> 'acrovirt', 'U.S.' -> 'us')."""
+    return word.lower().removesuffix("'s").replace(".", "")
+
+
+def _words(name: str) -> frozenset[str]:
+    return frozenset(_plain(t) for t in name.replace(".", "").split())
+
+
+def _abbreviates(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One name could be the other's initials ('US' for 'United States', 'BB24' for
+    'Big Brother')."""
+    for short, long in ((a, b), (b, a)):
+        letters = "".join(c for w in short for c in w if c.isalpha())
+        if len(short) != 1 or not letters:
+            continue
+        if len(long) > 1 and set(letters) <= {w[0] for w in long}:
+            return True
+        if len(long) == 1 and next(iter(long)).startswith(letters[:1]) and len(letters) <= 3:
+            return True  # 'US' for 'U.S.', read as 'U'
+    return False
+
+
+def swapped_actor(c: ClaimFeatures, p: Passage) -> str | None:
+    """'CLAIM's actor for PASSAGE's' when the claim moves the act to another grammatical
+    person in the slot of the passage's actor ('we pay' for 'you pay', 'the company pays'
+    for 'the customer pays' where one side is a person and the other a party noun is a
+    paraphrase and kept); None otherwise."""
+    return _swapped_actor(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _swapped_actor(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    for got, had in _slots(claim, passage):
+        new, old = _actor(got), _actor(had)
+        if new is None or old is None or new == old:
+            continue
+        if isinstance(new, int) == isinstance(old, int):  # two persons, or two party nouns
+            return f"'{' '.join(got)}' for '{' '.join(had)}'"
+    return None
+
+
+def _actor(run: tuple[str, ...]) -> int | str | None:
+    """The grammatical person of a pronoun run, the head noun of a determiner-led noun
+    phrase ('the customer'), else None."""
+    if len(run) == 1 and run[0] in _PERSON:
+        return _PERSON[run[0]]
+    noun = run[-1].removesuffix("s")
+    if len(run) <= 2 and (len(run) == 1 or run[0] in _DETERMINERS) and _is_party(noun):
+        return noun
+    return None
+
+
+def _is_party(noun: str) -> bool:
+    """A noun that names who acts: a party to an agreement or service ('company',
+    'customer', 'tenant')."""
+    return noun in _PARTIES
+
+
+def reversed_bound(c: ClaimFeatures, p: Passage) -> str | None:
+    """'CLAIM's bound for PASSAGE's' when the claim turns round a bound of the sentence it
+    restates ('over' for 'under', 'at most' for 'at least', 'after' for 'before')."""
+    return _reversed_bound(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _reversed_bound(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    for got, had in _slots(claim, passage):
+        if got and had and _OPPOSITE_BOUND.get(got[-1]) == had[-1]:
+            return f"'{' '.join(got)}' for '{' '.join(had)}'"
+    return None
