@@ -16,7 +16,8 @@ DOC = Document(
         "Anna Berg signs every rental contract at the harbour office. "
         "Tom Lind checks each boat before it leaves the jetty. "
         "Children under 12 must wear a life jacket at all times. "
-        "You must return the boat at least 30 minutes before sunset."
+        "You must return the boat at least 30 minutes before sunset. "
+        "Take the key from the box by the door."
     ),
 )
 CASE = Case(case_id="c", question="What are the rental rules?")
@@ -37,6 +38,7 @@ def _judge(answer: str, use_model: bool) -> tuple[Verdict, str | None]:
         ("The company pays the cleaning fee of 20 euros after each rental.", "actor_swapped"),
         ("We must return the boat at least 30 minutes before sunset.", "actor_swapped"),
         ("Tom Lind signs every rental contract at the harbour office.", "name_swapped"),
+        ("Anna Berg rents sailing dinghies on Lake Varn.", "name_swapped"),
         ("Children over 12 must wear a life jacket at all times.", "bound_reversed"),
         ("You must return the boat at most 30 minutes before sunset.", "bound_reversed"),
         ("You must return the boat at least 30 minutes after sunset.", "bound_reversed"),
@@ -58,6 +60,8 @@ def test_a_swapped_slot_is_contradicted_by_its_own_rule(
         "You pay the cleaning fee of 20 euros after each rental.",
         # A shorter form of the same name is the same person.
         "Ms Berg signs every rental contract at the harbour office.",
+        # A capital that only starts a sentence makes no name.
+        "Grab the key from the box by the door.",
     ],
 )
 def test_a_copy_or_a_paraphrased_slot_is_not_contradicted(answer: str) -> None:

@@ -10,18 +10,24 @@ or another sentence that shares some words never fires.
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 from ...evidence.index import Passage
-from ...text.words import content_stems, proper_names, tokenize
+from ...text.words import STOPWORDS, content_stems, proper_names, tokenize
 from .features import Alignment, ClaimFeatures
 from .restated import restated_passage
 
 #: The longest replaced run (in words) still read as one slot.
 _SLOT = 3
+#: The longest name read as one slot ('McLean County Sheriff's Office').
+_NAME_SLOT = 6
 #: How alike the claim's words and the passage's must be, in order, outside the slot.
 _SAME_WORDS = 0.7
+
+#: Titles: 'Ms Berg' names the Anna Berg of the sentence.
+_TITLES = frozenset("mr mrs ms miss dr prof sir dame lord lady mx".split())
 
 #: Bounds and their opposite, one word each side (multi-word bounds by their last word:
 #: 'at least' / 'at most', 'more than' / 'less than').
@@ -74,7 +80,7 @@ _PARTIES = frozenset(
 Slot = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-def _slots(claim: tuple[str, ...], passage: tuple[str, ...]) -> list[Slot]:
+def _slots(claim: tuple[str, ...], passage: tuple[str, ...], longest: int = _SLOT) -> list[Slot]:
     """The replaced runs (claim words, passage words) of a one-slot restatement: short,
     with matching words right before or after, inside a window where the rest matches."""
     m = SequenceMatcher(None, claim, passage, autojunk=False)
@@ -91,7 +97,7 @@ def _slots(claim: tuple[str, ...], passage: tuple[str, ...]) -> list[Slot]:
         return []
     out = []
     for tag, i1, i2, j1, j2 in window.get_opcodes():
-        if tag != "replace" or i2 - i1 > _SLOT or j2 - j1 > _SLOT:
+        if tag != "replace" or i2 - i1 > longest or j2 - j1 > longest:
             continue
         k = 1 if i1 > 0 and claim[i1 - 1] in _DETERMINERS else 0  # 'the' of 'the customer'
         out.append((claim[i1 - k : i2], passage[lo + j1 - k : lo + j2]))
@@ -106,27 +112,65 @@ def name_restated(c: ClaimFeatures, al: Alignment) -> Passage | None:
 
 
 def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
-    """'NAME for OTHER' when the claim puts a proper name the passage does not hold in
-    the slot where the passage names another one; None otherwise."""
-    return _swapped_name(tuple(c.tokens), tuple(c.names), p.tokens, p.text)
+    """'NAME for OTHER' when the claim puts a name in the slot where the passage names
+    someone or something else; None otherwise."""
+    return _swapped_name(tuple(c.tokens), c.text, p.tokens, p.text)
 
 
 @lru_cache(maxsize=50_000)
 def _swapped_name(
-    claim: tuple[str, ...], names: tuple[str, ...], passage: tuple[str, ...], text: str
+    claim: tuple[str, ...], claim_text: str, passage: tuple[str, ...], text: str
 ) -> str | None:
-    said = {_plain(t) for t in passage}
     theirs = [_words(n) for n in proper_names(text)]
-    # A name is new when none of its words stands in the passage ('Governor Shapiro' for
-    # 'Governor Josh Shapiro' is the same person) and it abbreviates no name there.
-    mine = [w for n in names if not (w := _words(n)) & said]
-    for got, had in _slots(claim, passage):
-        slot_got, slot_had = {_plain(t) for t in got}, {_plain(t) for t in had}
-        new = next((n for n in mine if n & slot_got), None)
-        old = next((n for n in theirs if n & slot_had and not n & slot_got), None)
-        if new and old and not _abbreviates(new, old):
-            return f"{' '.join(sorted(new))} for {' '.join(sorted(old))}"
+    ours = [_words(n) for n in proper_names(claim_text)]
+    for got, had in _slots(claim, passage, _NAME_SLOT):
+        new, old = _named(got, claim_text), _named(had, text)
+        if not new or not old or new & old or _abbreviates(new, old):
+            continue
+        # A capital may only say a sentence starts ('Hold' for 'Take'): one side at least
+        # must be a name by more than that.
+        if not (_is_name(new, got, claim_text, ours) or _is_name(old, had, text, theirs)):
+            continue
+        # 'Shapiro' for 'Josh' of 'Josh Shapiro': another part of the same name.
+        if any(old <= n and new & n for n in theirs):
+            continue
+        return f"{' '.join(got)} for {' '.join(had)}"
     return None
+
+
+def _is_name(
+    words: frozenset[str], run: tuple[str, ...], text: str, names: list[frozenset[str]]
+) -> bool:
+    """The run is part of a name the text's name finder sees, or one of its words is
+    written with a capital where no sentence starts."""
+    return any(words <= n for n in names) or any(_capitalised(w, text, mid=True) for w in run)
+
+
+def _named(run: tuple[str, ...], text: str) -> frozenset[str]:
+    """The run's words when it may be a name in `text`: every word that is no stop word
+    written with a capital; else empty."""
+    words = [w for w in run if w not in STOPWORDS]
+    if not any(w.isalpha() and w not in _TITLES for w in words):
+        return frozenset()  # a number, or a title only ('Ms' for 'Anna' of 'Anna Berg')
+    if not all(_capitalised(w, text) for w in words):
+        return frozenset()
+    return frozenset(_plain(w) for w in words)
+
+
+def _capitalised(word: str, text: str, mid: bool = False) -> bool:
+    """The word stands in the text with a capital (with `mid`, where no sentence starts,
+    or all in capitals: 'ZEPHYR'); a word of no letters ('2' of 'ZEPHYR-2') passes."""
+    if not any(ch.isalpha() for ch in word):
+        return not mid
+    text = text.replace("’", "'")
+    for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I):
+        written = m.group(0)
+        if not written[:1].isupper():
+            continue
+        starts = re.search(r"(?:^|[.!?:;\"'(\[]|#+)\s*$", text[: m.start()]) is not None
+        if not mid or not starts or (len(written) > 1 and written.isupper()):
+            return True
+    return False
 
 
 def _plain(word: str) -> str:
@@ -135,7 +179,7 @@ def _plain(word: str) -> str:
 
 
 def _words(name: str) -> frozenset[str]:
-    return frozenset(_plain(t) for t in name.replace(".", "").split())
+    return frozenset(_plain(t) for t in tokenize(name))
 
 
 def _abbreviates(a: frozenset[str], b: frozenset[str]) -> bool:
