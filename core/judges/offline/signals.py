@@ -15,7 +15,14 @@ from ...text.lexicon import DISCOURSE_STEMS
 from .claim_model import ClaimSignals
 from .features import Alignment, ClaimFeatures
 from .restated import dropped_restriction, polarity_flip, restated_passage
-from .swapped import name_restated, reversed_bound, swapped_actor, swapped_name
+from .swapped import (
+    name_restated,
+    number_changed,
+    reversed_bound,
+    strength_changed,
+    swapped_actor,
+    swapped_name,
+)
 
 if TYPE_CHECKING:
     from .calibration_file import Score
@@ -96,6 +103,8 @@ def restatement_signals(c: ClaimFeatures, al: Alignment) -> dict[str, bool]:
         "name_swapped": (n := name_restated(c, al)) is not None and swapped_name(c, n) is not None,
         "actor_swapped": p is not None and swapped_actor(c, p) is not None,
         "bound_reversed": p is not None and reversed_bound(c, p) is not None,
+        "strength_changed": p is not None and strength_changed(c, p) is not None,
+        "number_swapped": p is not None and number_changed(c, p) is not None,
     }
 
 

@@ -244,3 +244,62 @@ def _reversed_bound(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | N
         if got and had and _OPPOSITE_BOUND.get(got[-1]) == had[-1]:
             return f"'{' '.join(got)}' for '{' '.join(had)}'"
     return None
+
+
+#: How strongly a word asserts: a claim that says 'must' or 'all' where the sentence says
+#: 'may' or 'some' states more than it (and the other way round, less).
+_STRENGTH = {
+    **dict.fromkeys("may might could can".split(), "possibly"),
+    **dict.fromkeys("must always will shall".split(), "certainly"),
+    **dict.fromkeys("some several many few most".split(), "some"),
+    **dict.fromkeys("all every each none".split(), "all"),
+}
+
+
+def strength_changed(c: ClaimFeatures, p: Passage) -> str | None:
+    """'CLAIM's word for PASSAGE's' when the claim asserts more or less strongly than the
+    sentence it restates, in the same slot ('must' for 'may', 'all' for 'some')."""
+    return _strength_changed(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    for got, had in _slots(claim, passage, 1):
+        new, old = _STRENGTH.get(got[0]), _STRENGTH.get(had[0])
+        if (
+            new
+            and old
+            and new != old
+            and {new, old} in ({"possibly", "certainly"}, {"some", "all"})
+        ):
+            return f"'{got[0]}' for '{had[0]}'"
+    return None
+
+
+def number_changed(c: ClaimFeatures, p: Passage) -> str | None:
+    """'CLAIM's number for PASSAGE's' when the claim puts another number in the slot of
+    one of the sentence it restates ('48 hours' for '24 hours')."""
+    return _number_changed(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    for got, had in _slots(claim, passage, 1):
+        new, old = _number(got[0]), _number(had[0])
+        if new is None or old is None or new == old or _year_like(got[0], had[0]):
+            continue
+        return f"'{got[0]}' for '{had[0]}'"
+    return None
+
+
+def _year_like(a: str, b: str) -> bool:
+    """Two years, or a year and its short form ('2018-19'): a span's ends are written in
+    too many ways to read a change from one slot."""
+    return (a.isdigit() and b.isdigit() and len(a) == len(b) == 4) or a.endswith(b) or b.endswith(a)
+
+
+def _number(token: str) -> float | None:
+    try:
+        return float(token.replace(",", ""))
+    except ValueError:
+        return None
