@@ -80,9 +80,12 @@ _PARTIES = frozenset(
 Slot = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-def _slots(claim: tuple[str, ...], passage: tuple[str, ...], longest: int = _SLOT) -> list[Slot]:
+def _slots(
+    claim: tuple[str, ...], passage: tuple[str, ...], longest: int = _SLOT, only: bool = False
+) -> list[Slot]:
     """The replaced runs (claim words, passage words) of a one-slot restatement: short,
-    with matching words right before or after, inside a window where the rest matches."""
+    with matching words right before or after, inside a window where the rest matches
+    (with `only`, none when anything else inside the window differs)."""
     m = SequenceMatcher(None, claim, passage, autojunk=False)
     blocks = [b for b in m.get_matching_blocks() if b.size]
     if not blocks:
@@ -96,7 +99,10 @@ def _slots(claim: tuple[str, ...], passage: tuple[str, ...], longest: int = _SLO
     if window.ratio() < _SAME_WORDS:
         return []
     out = []
-    for tag, i1, i2, j1, j2 in window.get_opcodes():
+    changes = [op for op in window.get_opcodes() if op[0] != "equal"]
+    if only and len(changes) > 1:
+        return []
+    for tag, i1, i2, j1, j2 in changes:
         if tag != "replace" or i2 - i1 > longest or j2 - j1 > longest:
             continue
         k = 1 if i1 > 0 and claim[i1 - 1] in _DETERMINERS else 0  # 'the' of 'the customer'
@@ -206,7 +212,8 @@ def swapped_actor(c: ClaimFeatures, p: Passage) -> str | None:
 
 @lru_cache(maxsize=50_000)
 def _swapped_actor(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
-    for got, had in _slots(claim, passage):
+    # Only the actor may differ: 'you may need' restates 'we may require' (of you).
+    for got, had in _slots(claim, passage, only=True):
         new, old = _actor(got), _actor(had)
         if new is None or old is None or new == old:
             continue
@@ -288,6 +295,8 @@ def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | N
         new, old = _number(got[0]), _number(had[0])
         if new is None or old is None or new == old or _year_like(got[0], had[0]):
             continue
+        if got[0] in passage:
+            continue  # the sentence's own other value: which goes with which is not a slot
         return f"'{got[0]}' for '{had[0]}'"
     return None
 
