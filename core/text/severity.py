@@ -8,11 +8,12 @@ share it, so a severity means the same thing whoever produced the verdict.
   medical fact: the
   case's domain or a tag is a critical domain, or the claim holds a critical keyword in a
   case whose risk level is HIGH or CRITICAL.
-- HIGH: a fabricated number, name, date or statistic; any unsupported claim on a case whose
-  risk level is CRITICAL.
+- HIGH: a fabricated number, name, date or statistic; any claim that is not supported (even
+  partly supported or out of scope) on a case whose risk level is CRITICAL.
 - MEDIUM: a distortion that changes meaning (a contradicted claim outside critical facts, a
   hedge asserted as fact, a fabrication with no specifics, a misattributed source).
-- LOW: a minor imprecision (partially supported) or an out-of-scope claim.
+- LOW: a minor imprecision (partially supported) or an out-of-scope claim, outside CRITICAL
+  cases.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def assign_severity(
     if verdict == Verdict.SUPPORTED:
         return None
     if verdict in (Verdict.OUT_OF_SCOPE, Verdict.PARTIALLY_SUPPORTED):
-        return Severity.LOW
+        # On a CRITICAL case a half-backed claim is as doubtful as an unbacked one.
+        return Severity.HIGH if case.risk_level == Severity.CRITICAL else Severity.LOW
     fabricated = hallucination_type == HallucinationType.FABRICATION
     # A hedged dose or deadline turned into a flat instruction is as dangerous as a wrong one.
     firmed = hallucination_type == HallucinationType.OMISSION_AS_FACT and has_specifics(claim_text)

@@ -300,7 +300,7 @@ LEAFLET = Document(
         (
             "Children under 12 can take 1 or 2 tablets.",
             V.CONTRADICTED,
-            "says 'over 12 years' where the claim says 'under 12'.",
+            "bounds it the other way: 'under' for 'over'.",
         ),
         ("Children over 12 can take 1 or 2 tablets.", V.SUPPORTED, "Supported"),
         ("Take no more than 6 tablets in 24 hours.", V.SUPPORTED, "Supported"),

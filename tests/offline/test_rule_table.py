@@ -61,7 +61,7 @@ def test_every_module_of_the_rules_package_is_one_rule_in_precedence_order() -> 
     rules = builtin_rules()
     folder = Path(rules_package.__path__[0]).parent
     modules = [p for p in folder.glob("*/*.py") if p.name != "__init__.py"]
-    assert len(rules) == len(modules) == 15
+    assert len(rules) == len(modules) == 20
     assert [r.precedence for r in rules] == sorted(r.precedence for r in rules)
     assert len({r.id for r in rules}) == len(rules)
     assert rules[0].id == "out_of_scope" and rules[-1].id == "uncovered"
@@ -70,7 +70,8 @@ def test_every_module_of_the_rules_package_is_one_rule_in_precedence_order() -> 
 def test_the_first_finding_decides_and_every_finding_is_kept() -> None:
     judge = OfflineJudge(use_model=False)
     d = judge.table.decide(_evidence_of("Refunds are issued within 30 days.", judge))
-    assert [f.rule for f in d.fired] == ["number_conflict", "number_unmatched", "supported"]
+    fired = ["number_conflict", "number_unmatched", "number_swapped", "supported"]
+    assert [f.rule for f in d.fired] == fired
     assert d.deciding is d.fired[0]
     assert (d.deciding.verdict, d.deciding.type) == (
         Verdict.CONTRADICTED,
@@ -164,6 +165,11 @@ def test_rules_on_a_hard_signal_are_the_ones_the_model_may_not_clear() -> None:
         "number_conflict",
         "polarity_flip",
         "restriction_dropped",
+        "name_swapped",
+        "actor_swapped",
+        "bound_reversed",
+        "strength_changed",
+        "number_swapped",
     }
 
 

@@ -31,8 +31,11 @@ TAGGED = Case(case_id="g", question="q", tags=["legal"], risk_level=S.LOW)
         (V.UNSUPPORTED, T.OMISSION_AS_FACT, "It causes dizziness.", MED, S.HIGH),
         (V.UNSUPPORTED, T.OMISSION_AS_FACT, "It causes dizziness.", RISKY, S.MEDIUM),
         (V.CONTRADICTED, T.CITATION_ERROR, "The guide says 14 days.", TRAVEL, S.MEDIUM),
-        (V.PARTIALLY_SUPPORTED, T.DISTORTION, "Claims are settled in 10 days.", MED, S.LOW),
-        (V.OUT_OF_SCOPE, None, "Paris is lovely.", MED, S.LOW),
+        # On a CRITICAL case every claim that is not supported is at least HIGH.
+        (V.PARTIALLY_SUPPORTED, T.DISTORTION, "Claims are settled in 10 days.", MED, S.HIGH),
+        (V.OUT_OF_SCOPE, None, "Paris is lovely.", MED, S.HIGH),
+        (V.PARTIALLY_SUPPORTED, T.DISTORTION, "Claims are settled in 10 days.", RISKY, S.LOW),
+        (V.OUT_OF_SCOPE, None, "Paris is lovely.", TRAVEL, S.LOW),
     ],
 )
 def test_default_rules(

@@ -58,6 +58,11 @@ class ClaimSignals(TypedDict, total=False):
     informative_missing: int
     polarity_flip: bool  # the claim turns round the polarity of the sentence it restates
     restriction_dropped: bool  # the claim leaves out the restriction of that sentence
+    name_swapped: bool  # the claim names someone else in that sentence's slot
+    actor_swapped: bool  # another party acts in the claim than in that sentence
+    bound_reversed: bool  # the claim turns round a bound of that sentence
+    strength_changed: bool  # 'must' for 'may', 'all' for 'some' in that sentence's place
+    number_swapped: bool  # another number in the place of one of that sentence's
 
 
 #: Every signal name: what the calibration's ``verdicts.hard_signals`` may list.

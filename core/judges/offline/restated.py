@@ -54,10 +54,13 @@ def copied_passage(c: ClaimFeatures, al: Alignment) -> Passage | None:
     return next((p for p in _candidates(al) if is_copy(c, p)), None)
 
 
-def restated_passage(c: ClaimFeatures, al: Alignment) -> Passage | None:
-    """The retrieved passage holding at least ``RESTATES`` of the claim's content words,
-    most of them first, then the shortest; None when no passage holds that many."""
-    claim = frozenset(c.stems) | _poles(tuple(c.tokens))
+def restated_passage(
+    c: ClaimFeatures, al: Alignment, ignore: frozenset[str] = frozenset()
+) -> Passage | None:
+    """The retrieved passage holding at least ``RESTATES`` of the claim's content words
+    (those in `ignore` aside), most of them first, then the shortest; None when no passage
+    holds that many."""
+    claim = (frozenset(c.stems) | _poles(tuple(c.tokens))) - ignore
     if not claim:
         return None
     best = max(

@@ -15,6 +15,14 @@ from ...text.lexicon import DISCOURSE_STEMS
 from .claim_model import ClaimSignals
 from .features import Alignment, ClaimFeatures
 from .restated import dropped_restriction, polarity_flip, restated_passage
+from .swapped import (
+    name_restated,
+    number_changed,
+    reversed_bound,
+    strength_changed,
+    swapped_actor,
+    swapped_name,
+)
 
 if TYPE_CHECKING:
     from .calibration_file import Score
@@ -85,12 +93,18 @@ def claim_signals(al: Alignment, c: ClaimFeatures) -> ClaimSignals:
 
 
 def restatement_signals(c: ClaimFeatures, al: Alignment) -> dict[str, bool]:
-    """Whether the claim flips the polarity of the sentence it restates, or drops its
-    restriction: precise findings the learned model may not clear (hard signals)."""
+    """Whether the claim flips the polarity of the sentence it restates, drops its
+    restriction, or changes one slot of it (a name, the actor, a bound): precise findings
+    the learned model may not clear (hard signals)."""
     p = restated_passage(c, al)
     return {
         "polarity_flip": p is not None and polarity_flip(c, p) is not None,
         "restriction_dropped": p is not None and dropped_restriction(c, p) is not None,
+        "name_swapped": (n := name_restated(c, al)) is not None and swapped_name(c, n) is not None,
+        "actor_swapped": p is not None and swapped_actor(c, p) is not None,
+        "bound_reversed": p is not None and reversed_bound(c, p) is not None,
+        "strength_changed": p is not None and strength_changed(c, p) is not None,
+        "number_swapped": p is not None and number_changed(c, p) is not None,
     }
 
 

@@ -1,0 +1,36 @@
+"""Strength changed: the claim restates a source sentence asserting more or less strongly
+('must' for 'may', 'all' for 'some')."""
+
+from __future__ import annotations
+
+from .....models import HallucinationType, Verdict
+from ...restated import restated_passage
+from ...swapped import strength_changed
+from ..rule import Rule, RuleInput
+
+
+class StrengthChanged(Rule):
+    id = "strength_changed"
+    detects = (
+        "a claim that restates a source sentence with a modal or quantifier of another "
+        "strength in the same place ('must' for 'may', 'all' for 'some')"
+    )
+    precedence = 18
+    verdict = Verdict.UNSUPPORTED
+    type = HallucinationType.DISTORTION
+    signal = "strength_changed"
+
+    def fires(self, e: RuleInput) -> bool:
+        p = restated_passage(e.claim, e.alignment)
+        return p is not None and strength_changed(e.claim, p) is not None
+
+    def reason(self, e: RuleInput) -> str:
+        p = restated_passage(e.claim, e.alignment)
+        assert p is not None  # called only when the rule fires
+        return (
+            f"Unsupported as stated: the sentence it restates ({p.doc_id}) says it with "
+            f"another strength: {strength_changed(e.claim, p)}."
+        )
+
+
+RULE = StrengthChanged()

@@ -1,0 +1,314 @@
+"""One slot of the restated sentence changed: a name, the actor, or the direction of a bound.
+
+A claim that keeps every word of the source sentence it restates but one slot is read
+right by word overlap alone, yet says something else: "Anna Berg signs the form" for
+"Tom Lind signs the form", "we pay the fee" for "the customer pays the fee", "over 12"
+for "under 12". The claim and the restated passage are aligned word by word; a finding
+needs one short replaced run with matching words on both sides of it, so a paraphrase
+or another sentence that shares some words never fires.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from ...evidence.index import Passage
+from ...text.words import STOPWORDS, content_stems, proper_names, tokenize
+from .features import Alignment, ClaimFeatures
+from .restated import restated_passage
+
+#: The longest replaced run (in words) still read as one slot.
+_SLOT = 3
+#: The longest name read as one slot ('McLean County Sheriff's Office').
+_NAME_SLOT = 6
+#: How alike the claim's words and the passage's must be, in order, outside the slot.
+_SAME_WORDS = 0.7
+
+#: Titles: 'Ms Berg' names the Anna Berg of the sentence.
+_TITLES = frozenset("mr mrs ms miss dr prof sir dame lord lady mx".split())
+
+#: Bounds and their opposite, one word each side (multi-word bounds by their last word:
+#: 'at least' / 'at most', 'more than' / 'less than').
+_OPPOSITE_BOUND = {
+    "under": "over",
+    "over": "under",
+    "above": "below",
+    "below": "above",
+    "before": "after",
+    "after": "before",
+    "least": "most",
+    "most": "least",
+    "more": "less",
+    "less": "more",
+    "fewer": "more",
+    "maximum": "minimum",
+    "minimum": "maximum",
+    "earlier": "later",
+    "later": "earlier",
+    "exceed": "undercut",
+    "within": "after",
+}
+
+#: Who acts, by grammatical person: a claim that moves the act to another person
+#: ("we pay" for "you pay") changes who is bound by it.
+_PERSON = {
+    "i": 1,
+    "we": 1,
+    "us": 1,
+    "our": 1,
+    "my": 1,
+    "you": 2,
+    "your": 2,
+}
+_DETERMINERS = frozenset("the a an each every any our your their its this that".split())
+#: Nouns that name a party to an agreement or a service (singular): who pays, who may
+#: cancel, who is told. A general English list, not one document's names.
+_PARTIES = frozenset(
+    """customer client company business firm provider supplier vendor seller buyer
+    purchaser retailer merchant store shop tenant landlord lessee lessor owner renter
+    employee employer staff worker manager contractor agent broker insurer insured
+    policyholder member guest visitor passenger traveller traveler airline carrier
+    driver operator patient doctor nurse pharmacist physician clinician hospital clinic
+    student teacher school parent child user subscriber account holder applicant
+    claimant borrower lender bank debtor creditor government council authority
+    organiser organizer participant host hotel partner team""".split()
+)
+
+
+Slot = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _slots(
+    claim: tuple[str, ...], passage: tuple[str, ...], longest: int = _SLOT, only: bool = False
+) -> list[Slot]:
+    """The replaced runs (claim words, passage words) of a one-slot restatement: short,
+    with matching words right before or after, inside a window where the rest matches
+    (with `only`, none when anything else inside the window differs)."""
+    m = SequenceMatcher(None, claim, passage, autojunk=False)
+    blocks = [b for b in m.get_matching_blocks() if b.size]
+    if not blocks:
+        return []
+    # The window reaches as far before the first match (after the last) as the claim
+    # does: a slot at the claim's very start or end is replaced, not deleted.
+    first, last = blocks[0], blocks[-1]
+    lo = max(0, first.b - first.a)
+    hi = min(len(passage), last.b + last.size + len(claim) - last.a - last.size)
+    window = SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
+    if window.ratio() < _SAME_WORDS:
+        return []
+    out = []
+    changes = [op for op in window.get_opcodes() if op[0] != "equal"]
+    if only and len(changes) > 1:
+        return []
+    for tag, i1, i2, j1, j2 in changes:
+        if tag != "replace" or i2 - i1 > longest or j2 - j1 > longest:
+            continue
+        k = 1 if i1 > 0 and claim[i1 - 1] in _DETERMINERS else 0  # 'the' of 'the customer'
+        out.append((claim[i1 - k : i2], passage[lo + j1 - k : lo + j2]))
+    return out
+
+
+def name_restated(c: ClaimFeatures, al: Alignment) -> Passage | None:
+    """The passage the claim restates, its proper names aside: a swapped name of three
+    words must not hide the sentence it was swapped into."""
+    names = content_stems([t for n in c.names for t in tokenize(n)])
+    return restated_passage(c, al, ignore=frozenset(names))
+
+
+def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
+    """'NAME for OTHER' when the claim puts a name in the slot where the passage names
+    someone or something else; None otherwise."""
+    return _swapped_name(tuple(c.tokens), c.text, p.tokens, p.text)
+
+
+@lru_cache(maxsize=50_000)
+def _swapped_name(
+    claim: tuple[str, ...], claim_text: str, passage: tuple[str, ...], text: str
+) -> str | None:
+    theirs = [_words(n) for n in proper_names(text)]
+    ours = [_words(n) for n in proper_names(claim_text)]
+    for got, had in _slots(claim, passage, _NAME_SLOT):
+        new, old = _named(got, claim_text), _named(had, text)
+        if not new or not old or new & old or _abbreviates(new, old):
+            continue
+        # A capital may only say a sentence starts ('Hold' for 'Take'): one side at least
+        # must be a name by more than that.
+        if not (_is_name(new, got, claim_text, ours) or _is_name(old, had, text, theirs)):
+            continue
+        # 'Shapiro' for 'Josh' of 'Josh Shapiro': another part of the same name.
+        if any(old <= n and new & n for n in theirs):
+            continue
+        return f"{' '.join(got)} for {' '.join(had)}"
+    return None
+
+
+def _is_name(
+    words: frozenset[str], run: tuple[str, ...], text: str, names: list[frozenset[str]]
+) -> bool:
+    """The run is part of a name the text's name finder sees, or one of its words is
+    written with a capital where no sentence starts."""
+    return any(words <= n for n in names) or any(_capitalised(w, text, mid=True) for w in run)
+
+
+def _named(run: tuple[str, ...], text: str) -> frozenset[str]:
+    """The run's words when it may be a name in `text`: every word that is no stop word
+    written with a capital; else empty."""
+    words = [w for w in run if w not in STOPWORDS]
+    if not any(w.isalpha() and w not in _TITLES for w in words):
+        return frozenset()  # a number, or a title only ('Ms' for 'Anna' of 'Anna Berg')
+    if not all(_capitalised(w, text) for w in words):
+        return frozenset()
+    return frozenset(_plain(w) for w in words)
+
+
+def _capitalised(word: str, text: str, mid: bool = False) -> bool:
+    """The word stands in the text with a capital (with `mid`, where no sentence starts,
+    or all in capitals: 'ZEPHYR'); a word of no letters ('2' of 'ZEPHYR-2') passes."""
+    if not any(ch.isalpha() for ch in word):
+        return not mid
+    text = text.replace("’", "'")
+    for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I):
+        written = m.group(0)
+        if not written[:1].isupper():
+            continue
+        starts = re.search(r"(?:^|[.!?:;\"'(\[]|#+)\s*$", text[: m.start()]) is not None
+        if not mid or not starts or (len(written) > 1 and written.isupper()):
+            return True
+    return False
+
+
+def _plain(word: str) -> str:
+    """A word without its possessive and dots ("Acrovirt's" -> 'acrovirt', 'U.S.' -> 'us')."""
+    return word.lower().removesuffix("'s").replace(".", "")
+
+
+def _words(name: str) -> frozenset[str]:
+    return frozenset(_plain(t) for t in tokenize(name))
+
+
+def _abbreviates(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One name could be the other's initials ('US' for 'United States', 'BB24' for
+    'Big Brother')."""
+    for short, long in ((a, b), (b, a)):
+        letters = "".join(c for w in short for c in w if c.isalpha())
+        if len(short) != 1 or not letters:
+            continue
+        if len(long) > 1 and set(letters) <= {w[0] for w in long}:
+            return True
+        if len(long) == 1 and next(iter(long)).startswith(letters[:1]) and len(letters) <= 3:
+            return True  # 'US' for 'U.S.', read as 'U'
+    return False
+
+
+def swapped_actor(c: ClaimFeatures, p: Passage) -> str | None:
+    """'CLAIM's actor for PASSAGE's' when the claim moves the act to another grammatical
+    person in the slot of the passage's actor ('we pay' for 'you pay', 'the company pays'
+    for 'the customer pays' where one side is a person and the other a party noun is a
+    paraphrase and kept); None otherwise."""
+    return _swapped_actor(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _swapped_actor(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    # Only the actor may differ: 'you may need' restates 'we may require' (of you).
+    for got, had in _slots(claim, passage, only=True):
+        new, old = _actor(got), _actor(had)
+        if new is None or old is None or new == old:
+            continue
+        if isinstance(new, int) == isinstance(old, int):  # two persons, or two party nouns
+            return f"'{' '.join(got)}' for '{' '.join(had)}'"
+    return None
+
+
+def _actor(run: tuple[str, ...]) -> int | str | None:
+    """The grammatical person of a pronoun run, the head noun of a determiner-led noun
+    phrase ('the customer'), else None."""
+    if len(run) == 1 and run[0] in _PERSON:
+        return _PERSON[run[0]]
+    noun = run[-1].removesuffix("s")
+    if len(run) <= 2 and (len(run) == 1 or run[0] in _DETERMINERS) and _is_party(noun):
+        return noun
+    return None
+
+
+def _is_party(noun: str) -> bool:
+    """A noun that names who acts: a party to an agreement or service ('company',
+    'customer', 'tenant')."""
+    return noun in _PARTIES
+
+
+def reversed_bound(c: ClaimFeatures, p: Passage) -> str | None:
+    """'CLAIM's bound for PASSAGE's' when the claim turns round a bound of the sentence it
+    restates ('over' for 'under', 'at most' for 'at least', 'after' for 'before')."""
+    return _reversed_bound(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _reversed_bound(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    for got, had in _slots(claim, passage):
+        if got and had and _OPPOSITE_BOUND.get(got[-1]) == had[-1]:
+            return f"'{' '.join(got)}' for '{' '.join(had)}'"
+    return None
+
+
+#: How strongly a word asserts: a claim that says 'must' or 'all' where the sentence says
+#: 'may' or 'some' states more than it (and the other way round, less).
+_STRENGTH = {
+    **dict.fromkeys("may might could can".split(), "possibly"),
+    **dict.fromkeys("must always will shall".split(), "certainly"),
+    **dict.fromkeys("some several many few most".split(), "some"),
+    **dict.fromkeys("all every each none".split(), "all"),
+}
+
+
+def strength_changed(c: ClaimFeatures, p: Passage) -> str | None:
+    """'CLAIM's word for PASSAGE's' when the claim asserts more or less strongly than the
+    sentence it restates, in the same slot ('must' for 'may', 'all' for 'some')."""
+    return _strength_changed(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    for got, had in _slots(claim, passage, 1):
+        new, old = _STRENGTH.get(got[0]), _STRENGTH.get(had[0])
+        if (
+            new
+            and old
+            and new != old
+            and {new, old} in ({"possibly", "certainly"}, {"some", "all"})
+        ):
+            return f"'{got[0]}' for '{had[0]}'"
+    return None
+
+
+def number_changed(c: ClaimFeatures, p: Passage) -> str | None:
+    """'CLAIM's number for PASSAGE's' when the claim puts another number in the slot of
+    one of the sentence it restates ('48 hours' for '24 hours')."""
+    return _number_changed(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    for got, had in _slots(claim, passage, 1):
+        new, old = _number(got[0]), _number(had[0])
+        if new is None or old is None or new == old or _year_like(got[0], had[0]):
+            continue
+        if got[0] in passage:
+            continue  # the sentence's own other value: which goes with which is not a slot
+        return f"'{got[0]}' for '{had[0]}'"
+    return None
+
+
+def _year_like(a: str, b: str) -> bool:
+    """Two years, or a year and its short form ('2018-19'): a span's ends are written in
+    too many ways to read a change from one slot."""
+    return (a.isdigit() and b.isdigit() and len(a) == len(b) == 4) or a.endswith(b) or b.endswith(a)
+
+
+def _number(token: str) -> float | None:
+    try:
+        return float(token.replace(",", ""))
+    except ValueError:
+        return None
