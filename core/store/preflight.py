@@ -37,6 +37,11 @@ def check_db_target(path: Path | str, option: str = "--db") -> None:
     than this halgate."""
     path = Path(path)
     writable_target(path, option)
+    if not path.parent.is_dir():  # SQLite creates the file, never its folder
+        raise UsageError(
+            f"{option} {path}: folder {path.parent} does not exist; create it first "
+            f"(mkdir -p {path.parent}) or give a path in an existing folder"
+        )
     if not path.exists() or path.stat().st_size == 0:
         return
     try:
