@@ -53,8 +53,8 @@ def _card_top(item_id: str) -> None:
 _QUEUE_COLUMNS = {
     "claim": st.column_config.TextColumn(width=160),
     "severity": st.column_config.TextColumn(width=75),
-    "verdict": st.column_config.TextColumn(width=135),
-    "judge verdict": st.column_config.TextColumn(width=135),
+    "verdict": st.column_config.TextColumn(width=165),  # PARTIALLY_SUPPORTED whole
+    "judge verdict": st.column_config.TextColumn(width=165),
     "reviewed": st.column_config.CheckboxColumn(width=65),
     "decision": st.column_config.TextColumn(width=125),
     "by": st.column_config.TextColumn(width=90),
