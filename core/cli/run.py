@@ -246,6 +246,7 @@ def perform_run(inputs: RunInputs, api_key: str | None, dry_run: bool = False) -
     from ..reports.summary import summary_text
     from ..run.engine import run_suite
     from ..run.progress import judge_progress
+    from ..store import check_db_folder
     from .llm_options import dry_run_text
 
     i = inputs
@@ -259,6 +260,8 @@ def perform_run(inputs: RunInputs, api_key: str | None, dry_run: bool = False) -
             pol = resolve_policy(i.policy, folder)
         if folder != i.suite:  # the report names the zip the user gave, not a scratch folder
             s = s.model_copy(update={"path": str(i.suite.resolve())})
+        if not i.no_save:  # after the suite's own problems, before any judging
+            check_db_folder(db)
         name = judge_name(i.judge, model=i.model, base_url=i.base_url, api_key=api_key)
         recorded = dataclasses.replace(i, judge=name).record() if i.batch_api else None
         j = build_judge(

@@ -31,17 +31,23 @@ def writable_target(path: Path, option: str) -> None:
         raise UsageError(f"{option} {path}: read-only file")
 
 
+def check_db_folder(path: Path | str, option: str = "--db") -> None:
+    """Raise UsageError when the database's folder does not exist: SQLite creates the file,
+    never its folder, so the run would be judged and then fail to save."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(
+            f"{option} {path}: folder {folder} does not exist; create it first "
+            f"(mkdir -p {folder}) or give a path in an existing folder"
+        )
+
+
 def check_db_target(path: Path | str, option: str = "--db") -> None:
     """Raise unless a run can be saved in the database at ``path`` (without opening it for
     writing): a writable place, and an existing file must be a halgate database no newer
     than this halgate."""
     path = Path(path)
     writable_target(path, option)
-    if not path.parent.is_dir():  # SQLite creates the file, never its folder
-        raise UsageError(
-            f"{option} {path}: folder {path.parent} does not exist; create it first "
-            f"(mkdir -p {path.parent}) or give a path in an existing folder"
-        )
     if not path.exists() or path.stat().st_size == 0:
         return
     try:
