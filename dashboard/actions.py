@@ -34,27 +34,54 @@ MODES = [m.value for m in Mode]
 """The run form's modes, as ``halgate run --mode`` takes them."""
 
 
+ANONYMOUS = "dashboard (no reviewer name)"
+"""The audit log's actor for a page action taken before the reviewer gave a name: never the
+server's login (every action of every reviewer would read as the account the server runs as)."""
+
+
 class ActionError(Exception):
     """A user-facing failure of a page action (bad upload, bad suite, judge error)."""
 
 
-def _message(exc: HalgateError) -> str:
-    if isinstance(exc, SuiteError):
-        return "\n".join(exc.problems)
-    return str(exc)
+def _message(exc: HalgateError, work: Path | None = None) -> str:
+    """The error for the page; paths inside the upload's scratch folder are shown relative
+    to it ("upload/cases.jsonl:3"), never as the server's temporary folder."""
+    text = "\n".join(exc.problems) if isinstance(exc, SuiteError) else str(exc)
+    if work is not None:
+        for scratch in {str(work.resolve()), str(work)}:
+            text = text.replace(scratch + "/suite", "upload").replace(scratch, "upload")
+    return text
 
 
-def import_report(db: str, data: bytes, name: str = "upload") -> str:
+def import_report(db: str, data: bytes, name: str = "upload", actor: str | None = None) -> str:
     """Validate an uploaded report against the schema and save it; return its run id."""
+    return load_report_upload(db, data, name, actor)[0]
+
+
+def load_report_upload(
+    db: str, data: bytes, name: str = "upload", actor: str | None = None
+) -> tuple[str, bool]:
+    """Validate and save an uploaded report as ``actor`` (the reviewer, for the audit log);
+    return its run id and whether that very report was stored already (then nothing is
+    written, and the page says so rather than "loaded" a second time)."""
     try:
         report = parse_report(data, source=name)
     except HalgateError as exc:
         raise ActionError(f"Not loaded: {_message(exc)}") from None
     try:
         with Store(db) as store:
-            return store.save_run(report)
+            known = _stored(store, report.run_id)
+            return store.save_run(report, actor=actor or ANONYMOUS), known
     except HalgateError as exc:  # a run with this id is stored already; a newer database
         raise ActionError(f"Not loaded: {_message(exc)}") from None
+
+
+def _stored(store: Store, run_id: str) -> bool:
+    """Whether a run with exactly this id is in the store (a prefix match is another run)."""
+    try:
+        return store.resolve(run_id) == run_id
+    except HalgateError:
+        return False
 
 
 def _policy(suite_dir: Path, choice: str, toml: bytes | None, work: Path) -> Policy:
@@ -82,6 +109,7 @@ def start_run(
     baseline: str = "baseline",
     candidate: str = "candidate",
     progress: Progress | None = None,
+    actor: str | None = None,
 ) -> str:
     """Load a suite (folder or zip), judge it, decide, save the run in ``db``; return its id.
 
@@ -125,6 +153,6 @@ def start_run(
                 suite, j, policy, run_mode, baseline or None, candidate or None, progress=tick
             )
         except HalgateError as exc:
-            raise ActionError(f"Run not started: {_message(exc)}") from None
+            raise ActionError(f"Run not started: {_message(exc, work)}") from None
     with Store(db) as store:
-        return store.save_run(report)
+        return store.save_run(report, actor=actor or ANONYMOUS)

@@ -14,6 +14,7 @@ import streamlit as st
 from halgate.dashboard import loaders, state
 from halgate.models import (
     ClaimJudgement,
+    Document,
     GateDecision,
     Override,
     RunReport,
@@ -26,7 +27,9 @@ from halgate.present import (
     empty_message,
     highlight_answer,
     highlight_source,
+    is_markdown,
     legend,
+    render_markdown,
     safe_id,
     scroll_script,
 )
@@ -111,14 +114,33 @@ def answer_claims(report: RunReport, case_id: str, system: str) -> list[ClaimJud
     return []
 
 
-def _documents(report: RunReport, case_id: str) -> dict[str, tuple[str, str]]:
-    """doc_id -> (title, text) of the documents a case's answers are checked against."""
+def _case_documents(report: RunReport, case_id: str) -> dict[str, Document]:
+    """doc_id -> document, for the documents a case's answers are checked against."""
     case = next((c for c in report.cases if c.case_id == case_id), None)
     if case is None:
         return {}
     by_id = {d.doc_id: d for d in report.documents}
     docs = [by_id[d] for d in case.doc_ids if d in by_id] + list(case.documents)
-    return {d.doc_id: (d.title or d.doc_id, d.text) for d in docs}
+    return {d.doc_id: d for d in docs}
+
+
+def _documents(report: RunReport, case_id: str) -> dict[str, tuple[str, str]]:
+    """doc_id -> (title, text) of the documents a case's answers are checked against."""
+    return {k: (d.title or k, d.text) for k, d in _case_documents(report, case_id).items()}
+
+
+def document_box(doc: Document | None, marked: str, key: str, rendered: bool) -> bool:
+    """Draw a source document: a Markdown one (``documents/*.md``) rendered as Markdown,
+    raw HTML escaped (``render_markdown``), with a toggle back to the text whose cited
+    passages are marked (``marked``); any other as ``marked``. True when drawn rendered."""
+    if doc is None or not is_markdown(doc):
+        st.html(marked)
+        return False
+    if st.toggle("Rendered Markdown", value=rendered, key=f"{key}-md"):
+        st.html(render_markdown(doc.text))
+        return True
+    st.html(marked)
+    return False
 
 
 def question(report: RunReport, case_id: str) -> None:
@@ -130,12 +152,13 @@ def question(report: RunReport, case_id: str) -> None:
 
 def source_documents(report: RunReport, case_id: str) -> None:
     """Every document of a case, each titled, in the escaped evidence box (nothing cited)."""
-    docs = _documents(report, case_id)
+    docs = _case_documents(report, case_id)
     if not docs:
         st.warning("No source document for this case.")
-    for doc_id, (title, text) in docs.items():
-        st.markdown(f"**Source** · {state.plain(title)}")
-        st.html(highlight_source(text, [], anchor=safe_id(f"src-{case_id}-{doc_id}")))
+    for doc_id, doc in docs.items():
+        st.markdown(f"**Source** · {state.plain(doc.title or doc_id)}")
+        marked = highlight_source(doc.text, [], anchor=safe_id(f"src-{case_id}-{doc_id}"))
+        document_box(doc, marked, safe_id(f"src-{case_id}-{doc_id}"), rendered=True)
 
 
 def evidence(
@@ -177,8 +200,11 @@ def evidence(
             st.markdown(f"**Source** · {state.plain(title)}")
             anchor = safe_id(f"cite-{key}-{doc_id}")
             mine = [c for c in ordered if c.doc_id == doc_id]
-            st.html(highlight_source(text, mine, anchor=anchor))
-            st.html(scroll_script(anchor), unsafe_allow_javascript=True)
+            doc = _case_documents(report, claim.case_id).get(doc_id)
+            # Rendered by default only with nothing cited in it: spans index the raw text.
+            marked = highlight_source(text, mine, anchor=anchor)
+            if not document_box(doc, marked, anchor, rendered=not mine):
+                st.html(scroll_script(anchor), unsafe_allow_javascript=True)
     claim_facts(claim, review)
 
 

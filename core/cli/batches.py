@@ -41,6 +41,17 @@ DbOpt = Annotated[
 ]
 
 
+# The local state in words: "pending completed" read as a contradiction, when it means the
+# provider finished and no run has collected the replies yet.
+LOCAL_STATE = {
+    "submitting": "being submitted",
+    "pending": "not collected yet",
+    "collected": "collected, run not finished",
+    "failed": "failed",
+    "done": "run finished",
+}
+
+
 @batches_app.callback(invoke_without_command=True)
 def batches(
     ctx: typer.Context,
@@ -94,7 +105,8 @@ def batches(
         run = r.job.run or {}
         suite = f" suite {run['suite']}" if run.get("suite") else ""
         out.print(
-            f"{r.job.batch_id}  {r.job.state}  {r.progress}  {r.job.n_requests} request(s)  "
+            f"{r.job.batch_id}  here: {LOCAL_STATE.get(r.job.state, r.job.state)}  "
+            f"provider: {r.progress}  {r.job.n_requests} request(s)  "
             f"model {r.job.model}  created {r.job.created_at}{suite}",
             markup=False,
         )

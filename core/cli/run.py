@@ -17,7 +17,7 @@ import typer
 
 from ..errors import HalgateError, StoreError, UsageError
 from ..models import Mode, RunReport
-from .app import SuiteArg, app, err, fail, out
+from .app import app, err, fail, out
 from .ingest import ImportOpt, MappingOpt, SourceOpt, import_for_run
 from .llm_options import (
     ApiKeyFileOpt,
@@ -131,7 +131,13 @@ def _save(report: RunReport, db: Path, out_path: Path | None) -> None:
 
 @app.command(short_help="Evaluate a suite, save it, exit with the gate's code.")
 def run(
-    suite: SuiteArg,
+    suite: Annotated[
+        Path,
+        typer.Argument(
+            help="Suite folder (cases.jsonl, documents, answers/), or the same folder zipped "
+            "(as the dashboard's upload takes it; extracted with the same limits)."
+        ),
+    ],
     mode: Annotated[
         Mode,
         typer.Option(
@@ -230,6 +236,7 @@ def perform_run(inputs: RunInputs, api_key: str | None, dry_run: bool = False) -
     """Run the suite as ``inputs`` say, print the summary and exit with the gate's code; a
     Batch API batch still being processed exits 5 with what to do next. Shared by `halgate
     run` and `halgate batches collect`."""
+    from ..inputs.archive import suite_source
     from ..inputs.policy import resolve_policy
     from ..inputs.suite import load_suite
     from ..judges.build import build_judge, judge_name
@@ -239,6 +246,7 @@ def perform_run(inputs: RunInputs, api_key: str | None, dry_run: bool = False) -
     from ..reports.summary import summary_text
     from ..run.engine import run_suite
     from ..run.progress import judge_progress
+    from ..store import check_db_folder
     from .llm_options import dry_run_text
 
     i = inputs
@@ -247,8 +255,13 @@ def perform_run(inputs: RunInputs, api_key: str | None, dry_run: bool = False) -
         check_run_options(
             i.mode, i.baseline, i.candidate, i.policy, out_path, None if i.no_save else db
         )
-        s = load_suite(i.suite)
-        pol = resolve_policy(i.policy, i.suite)
+        with suite_source(i.suite) as folder:  # a zipped suite is extracted, bounded
+            s = load_suite(folder)
+            pol = resolve_policy(i.policy, folder)
+        if folder != i.suite:  # the report names the zip the user gave, not a scratch folder
+            s = s.model_copy(update={"path": str(i.suite.resolve())})
+        if not i.no_save:  # after the suite's own problems, before any judging
+            check_db_folder(db)
         name = judge_name(i.judge, model=i.model, base_url=i.base_url, api_key=api_key)
         recorded = dataclasses.replace(i, judge=name).record() if i.batch_api else None
         j = build_judge(

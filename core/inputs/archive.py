@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import io
 import lzma
+import tempfile
 import zipfile
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
@@ -151,3 +154,30 @@ def extract_suite_archive(data: bytes | BinaryIO, dest: Path | str) -> Path:
     if len(tops) == 1 and (dest / next(iter(tops))).is_dir():
         return dest / next(iter(tops))
     return dest
+
+
+@contextmanager
+def suite_source(path: Path | str) -> Iterator[Path]:
+    """The suite folder ``path`` names: the folder itself, or, for a zip file (what the
+    dashboard's upload takes), the suite extracted by ``extract_suite_archive`` with the
+    same limits into a temporary folder that is removed afterwards. A SuiteError raised
+    inside names the zip (``suite.zip: cases.jsonl:3: ...``), never the temporary folder."""
+    path = Path(path)
+    if not (path.is_file() and zipfile.is_zipfile(path)):
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="halgate-suite-") as tmp, open(path, "rb") as data:
+        work = Path(tmp)
+        try:
+            yield extract_suite_archive(data, work / "suite")
+        except SuiteError as exc:
+            raise SuiteError([_in_zip(p, path, work) for p in exc.problems]) from None
+
+
+def _in_zip(problem: str, zip_path: Path, work: Path) -> str:
+    """A problem as the user knows the files: relative to the zip, not the scratch folder."""
+    for scratch in (f"{work.resolve()}/suite/", f"{work}/suite/"):
+        problem = problem.replace(scratch, "")
+    if problem.startswith("upload: "):
+        problem = problem.removeprefix("upload: ")
+    return f"{zip_path}: {problem}"

@@ -16,6 +16,7 @@ from pydantic import Field, ValidationError, ValidationInfo, field_validator
 
 from ..errors import PolicyError
 from ..models import GateMeasure, Record, Severity
+from .toml_lines import key_line
 
 Rate = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 """A rate or rate change limit: finite, in [0, 1] (NaN, infinity, negative values refused)."""
@@ -203,12 +204,14 @@ def load_policy(path: Path | str | None) -> Policy:
         return Policy()
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except FileNotFoundError:
         raise PolicyError(f"{path}: policy file not found") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PolicyError(f"{path}: not valid TOML: {exc}") from None
-    if "policy" in data:
+    wrapped = "policy" in data
+    if wrapped:
         extra = sorted(k for k in data if k != "policy")
         if extra or not isinstance(data["policy"], dict):
             what = f"unknown key(s) {', '.join(extra)} beside [policy]" if extra else "not a table"
@@ -217,18 +220,24 @@ def load_policy(path: Path | str | None) -> Policy:
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        raise PolicyError("\n".join(policy_problems(exc, str(path)))) from None
+        problems = policy_problems(exc, str(path), text, ("policy",) if wrapped else ())
+        raise PolicyError("\n".join(problems)) from None
 
 
-def policy_problems(exc: ValidationError, where: str) -> list[str]:
-    """One line per invalid policy value: ``where: key: message (got value)``."""
+def policy_problems(
+    exc: ValidationError, where: str, text: str = "", table: tuple[str, ...] = ()
+) -> list[str]:
+    """One line per invalid policy value: ``where:LINE: key: message (got value)``, the
+    line being where the key is written in ``text`` (none for a key not written)."""
     out = []
     for e in exc.errors():
         key = ".".join(map(str, e["loc"]))
         msg = "unknown key" if e["type"] == "extra_forbidden" else e["msg"]
         got: Any = e.get("input")
         shown = "" if isinstance(got, dict) else f" (got {got!r})"
-        out.append(f"{where}: {key}: {msg}{shown}")
+        line = key_line(text, e["loc"], table) if text else None
+        at = f"{where}:{line}" if line is not None else where
+        out.append(f"{at}: {key}: {msg}{shown}")
     return out
 
 

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..errors import SuiteError
-from ..models import Answer, Case, Document, Suite
+from ..models import Answer, Case, Document, SourceLocation, Suite
 from .jsonl import _json_value, _Problems, _read_text, _surrogate_field, read_jsonl
 from .limits import MAX_SUITE_BYTES
 
@@ -98,7 +98,10 @@ def _load_documents(
             if f.stem in docs:
                 p.add(f, None, "doc_id", f"duplicate id {f.stem!r} (also in {docs[f.stem][1]})")
                 continue
-            docs[f.stem] = (Document(doc_id=f.stem, text=text, title=f.stem), f, 1)
+            # Where it was read (the suite-relative file): a .md one is shown as Markdown.
+            where = SourceLocation(source=f"documents/{f.name}", part="document")
+            doc = Document(doc_id=f.stem, text=text, title=f.stem, provenance=[where])
+            docs[f.stem] = (doc, f, 1)
     return docs
 
 

@@ -28,6 +28,11 @@ from .server_config import config_section
 ROOTS_ENV_VAR = "HALGATE_SUITE_ROOTS"
 ROOTS_KEY = "[dashboard] suite_roots"
 NOT_ALLOWED = "not an allowed suite folder"
+HOW_TO_ADD = (
+    "give a suite folder under the dashboard's suite roots; to serve another folder, add it "
+    f"to {ROOTS_ENV_VAR} (folders separated by '{os.pathsep}') or to {ROOTS_KEY} in "
+    "halgate.toml and restart the dashboard (or upload the suite as a zip)"
+)
 
 
 def suite_roots(
@@ -79,4 +84,4 @@ def allowed_suite_folder(folder: str | Path, roots: Sequence[Path] | None = None
             real = _real_folder(candidate)
             if real is not None and any(real.is_relative_to(root) for root in allowed):
                 return real
-    raise UsageError(f"{NOT_ALLOWED}: give a suite folder under the dashboard's suite roots")
+    raise UsageError(f"{NOT_ALLOWED}: {HOW_TO_ADD}")

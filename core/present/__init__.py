@@ -23,6 +23,7 @@ from .highlight import (
     safe_id,
     scroll_script,
 )
+from .markdown_doc import is_markdown, render_markdown
 from .review_tables import (
     OWN_REVIEW_COLUMNS,
     own_review_rows,
@@ -42,6 +43,8 @@ from .tables import (
 )
 
 __all__ = [
+    "is_markdown",
+    "render_markdown",
     "OWN_REVIEW_COLUMNS",
     "TREND_COLUMNS",
     "TREND_COLUMN_TITLES",

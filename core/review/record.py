@@ -20,10 +20,30 @@ def _labels(c: ClaimJudgement) -> tuple[object, ...]:
     return (c.verdict, c.hallucination_type, c.severity)
 
 
+def review_comment(history: Sequence[Override]) -> str:
+    """Why the claim reads as it does: the newest override's comment, and, when that
+    override left the verdict as it was (a type or severity only), first the comment of the
+    override whose verdict is in force, so a later type fix never hides why the verdict
+    changed. ``history`` holds the claim's overrides, oldest first."""
+    latest = history[-1]
+    by = next((o for o in reversed(history) if o.verdict is not None), None)
+    if by is None or by is latest:
+        return latest.comment
+    return (
+        f"verdict {by.verdict.value if by.verdict else ''} by {by.reviewer} at "
+        f"{by.created_at}: {by.comment}; then {latest.reviewer}: {latest.comment}"
+    )
+
+
 def claim_review(
-    judged: ClaimJudgement, effective: ClaimJudgement, latest: Override, n_overrides: int
+    judged: ClaimJudgement,
+    effective: ClaimJudgement,
+    latest: Override,
+    n_overrides: int,
+    history: Sequence[Override] = (),
 ) -> ClaimReview:
-    """One reviewed claim: the judge's reading, the one in force, and the override behind it."""
+    """One reviewed claim: the judge's reading, the one in force, and the override behind it
+    (``history``: the claim's overrides, oldest first, for the comment; default the latest)."""
     return ClaimReview(
         claim_id=effective.claim_id,
         judge_verdict=judged.verdict,
@@ -34,7 +54,7 @@ def claim_review(
         severity=effective.severity,
         changed=_labels(judged) != _labels(effective),
         reviewer=latest.reviewer,
-        comment=latest.comment,
+        comment=review_comment(history or [latest]),
         reviewed_at=latest.created_at,
         override_id=latest.id,
         n_overrides=n_overrides,
@@ -51,9 +71,14 @@ def review_record(run: ReviewedRun, signoffs: Sequence[SignOff] = ()) -> ReviewR
     sign-off (``Store.signoffs`` marks which one is in force)."""
     latest = latest_by_claim(run.overrides)
     counts = Counter(o.claim_id for o in run.overrides)
+    histories: dict[str, list[Override]] = {}
+    for o in sorted(run.overrides, key=lambda o: o.id):
+        histories.setdefault(o.claim_id, []).append(o)
     judged = {c.claim_id: c for a in run.judged.analyses for c in a.claims}
     claims = [
-        claim_review(judged[c.claim_id], c, latest[c.claim_id], counts[c.claim_id])
+        claim_review(
+            judged[c.claim_id], c, latest[c.claim_id], counts[c.claim_id], histories[c.claim_id]
+        )
         for a in run.report.analyses
         for c in a.claims
         if c.claim_id in latest and c.claim_id in judged

@@ -20,7 +20,7 @@ from ..models.review import (
     SignOffDecision,
 )
 from ..review.effective import apply_override, effective_report, judge_agreement
-from .preflight import check_db_target, writable_target
+from .preflight import check_db_folder, check_db_target, writable_target
 from .schema import SCHEMA_VERSION
 from .store import Store
 
@@ -36,6 +36,7 @@ __all__ = [
     "SignOffDecision",
     "Store",
     "apply_override",
+    "check_db_folder",
     "check_db_target",
     "effective_report",
     "judge_agreement",

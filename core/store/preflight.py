@@ -31,6 +31,17 @@ def writable_target(path: Path, option: str) -> None:
         raise UsageError(f"{option} {path}: read-only file")
 
 
+def check_db_folder(path: Path | str, option: str = "--db") -> None:
+    """Raise UsageError when the database's folder does not exist: SQLite creates the file,
+    never its folder, so the run would be judged and then fail to save."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(
+            f"{option} {path}: folder {folder} does not exist; create it first "
+            f"(mkdir -p {folder}) or give a path in an existing folder"
+        )
+
+
 def check_db_target(path: Path | str, option: str = "--db") -> None:
     """Raise unless a run can be saved in the database at ``path`` (without opening it for
     writing): a writable place, and an existing file must be a halgate database no newer

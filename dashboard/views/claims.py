@@ -14,9 +14,11 @@ from halgate.present import ClaimFilter, filter_claims
 SHOW_ROWS = 2000
 PICK_ROWS = 500
 # Fits the main area at 1440 px (about 980 px beside the sidebar); the enum columns are wide
-# enough for their longest value (PARTIALLY_SUPPORTED, OMISSION_AS_FACT). The claim id, index,
-# tags, citation and override flags stay in the data (and in the filters above).
-TABLE_COLUMNS = ["case", "system", "text", "verdict", "severity", "type", "rule", "score"]
+# enough for their longest value (PARTIALLY_SUPPORTED, OMISSION_AS_FACT), and case, verdict,
+# severity and the claim come first, so at 1024 px (about 640 px) none of them is cut by the
+# edge ("CRITICA"). The claim id, index, tags, citation and override flags stay in the data
+# (and in the filters above).
+TABLE_COLUMNS = ["case", "verdict", "severity", "text", "system", "type", "rule", "score"]
 TABLE_CONFIG = {
     "case": st.column_config.TextColumn(width=70),
     "system": st.column_config.TextColumn(width=85),

@@ -94,11 +94,11 @@ def _change(change: float) -> str:
     return f"{change * 100:+.1f}"
 
 
-def _open_new_run(run_id: str, message: str) -> None:
+def _open_new_run(run_id: str, message: str, kind: str = "success") -> None:
     """After a run is stored: forget cached lists, select it, say so, and redraw."""
     loaders.invalidate(runs_changed=True)
     state.select_run(run_id)
-    state.flash(message)
+    state.flash(message, kind)
     st.rerun()
 
 
@@ -227,6 +227,7 @@ with start:
                 progress=lambda done, total: bar.progress(
                     done / max(total, 1), text=f"Judged {done} of {total} cases"
                 ),
+                actor=state.reviewer(),
             )
         except actions.ActionError as exc:
             bar.empty()
@@ -238,8 +239,14 @@ with load:
     upload = st.file_uploader("Report JSON (from `halgate run --out`)", type=["json"], key="rep")
     if upload is not None and st.button("Load report", key="rep-load"):
         try:
-            run_id = actions.import_report(db, upload.getvalue(), upload.name)
+            run_id, known = actions.load_report_upload(
+                db, upload.getvalue(), upload.name, actor=state.reviewer()
+            )
         except actions.ActionError as exc:
             components.problems(str(exc))
         else:
-            _open_new_run(run_id, f"Report {upload.name} loaded as run {run_id}.")
+            if known:
+                said = f"Report {upload.name} was already stored as run {run_id}: nothing changed."
+                _open_new_run(run_id, said, "info")
+            else:
+                _open_new_run(run_id, f"Report {upload.name} loaded as run {run_id}.")

@@ -51,14 +51,14 @@ def _card_top(item_id: str) -> None:
 
 # Whole inside the expander at 1440 px (about 940 px).
 _QUEUE_COLUMNS = {
-    "claim": st.column_config.TextColumn(width=160),
+    "claim": st.column_config.TextColumn(width=145),
     "severity": st.column_config.TextColumn(width=75),
-    "verdict": st.column_config.TextColumn(width=135),
-    "judge verdict": st.column_config.TextColumn(width=135),
+    "verdict": st.column_config.TextColumn(width=165),  # PARTIALLY_SUPPORTED whole
+    "judge verdict": st.column_config.TextColumn(width=165),
     "reviewed": st.column_config.CheckboxColumn(width=65),
-    "decision": st.column_config.TextColumn(width=125),
-    "by": st.column_config.TextColumn(width=90),
-    "when (UTC)": st.column_config.TextColumn(width=130),
+    "decision": st.column_config.TextColumn(width=115),
+    "by": st.column_config.TextColumn(width=85),
+    "when (UTC)": st.column_config.TextColumn(width=125),
 }
 
 

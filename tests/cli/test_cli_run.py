@@ -112,3 +112,58 @@ def test_gate_mode_summary_speaks_gate_vocabulary(tiny_suite):
     )
     text = summary_text(report)
     assert "Claims against the references: VERIFIED 1, FABRICATED 2, UNVERIFIABLE 0" in text
+
+
+def _zip_folder(folder, target, top: str | None = None):
+    """``zip -r``: the folder's files, under one top-level folder when ``top`` is given."""
+    import zipfile
+
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(folder.rglob("*")):
+            if f.is_file():
+                rel = f.relative_to(folder).as_posix()
+                z.write(f, f"{top}/{rel}" if top else rel)
+    return target
+
+
+def test_run_takes_the_zipped_suite_the_dashboard_takes(tiny_suite, tmp_path):
+    folder = halgate("run", str(tiny_suite), "-q", "--no-save", "--out", str(tmp_path / "a"))
+    zipped = _zip_folder(tiny_suite, tmp_path / "suite.zip", top="tiny")
+    proc = halgate("run", str(zipped), "-q", "--no-save", "--out", str(tmp_path / "b"))
+    assert proc.returncode == folder.returncode, proc.stderr
+    a, b = (json.loads((tmp_path / n).read_text()) for n in "ab")
+    assert b["suite"]["content_hash"] == a["suite"]["content_hash"]
+    assert b["suite"]["path"] == str(zipped.resolve())  # never the scratch folder
+    assert [x["claims"] for x in b["analyses"]] == [x["claims"] for x in a["analyses"]]
+
+
+def test_a_bad_zipped_suite_names_the_zip_and_the_file_never_a_scratch_folder(tiny_suite, tmp_path):
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for f in tiny_suite.rglob("*"):
+        if f.is_file():
+            (flat / f.relative_to(tiny_suite)).parent.mkdir(parents=True, exist_ok=True)
+            (flat / f.relative_to(tiny_suite)).write_bytes(f.read_bytes())
+    (flat / "cases.jsonl").write_text('{"case_id": \n', encoding="utf-8")
+    zipped = _zip_folder(flat, tmp_path / "bad.zip")
+    proc = halgate("run", str(zipped), "-q", "--no-save")
+    assert proc.returncode == 4, proc.stderr
+    assert f"{zipped}: cases.jsonl:1" in proc.stderr and "halgate-suite-" not in proc.stderr
+    evil = tmp_path / "evil.zip"
+    import zipfile
+
+    with zipfile.ZipFile(evil, "w") as z:
+        z.writestr("../escape.txt", "x")
+    proc = halgate("run", str(evil), "-q", "--no-save")
+    assert proc.returncode == 4 and "path leaves the suite folder" in proc.stderr
+    assert not (tmp_path / "escape.txt").exists()
+
+
+def test_a_missing_db_folder_is_refused_before_judging(tiny_suite, tmp_path):
+    db = tmp_path / "no-such-folder" / "h.db"
+    dry = halgate("run", str(tiny_suite), "--db", str(db), "--dry-run")
+    assert dry.returncode == 4, dry.stdout  # checked before anything is judged
+    proc = halgate("run", str(tiny_suite), "-q", "--db", str(db), "--out", str(tmp_path / "r"))
+    assert proc.returncode == 4
+    assert f"folder {db.parent} does not exist" in proc.stderr and "mkdir -p" in proc.stderr
+    assert not (tmp_path / "r").exists() and not db.parent.exists()

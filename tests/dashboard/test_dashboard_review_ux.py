@@ -215,3 +215,55 @@ def test_explorer_labels_the_judges_rationale_beside_the_reviewers_verdict_and_p
     history = next(d.value for d in app.dataframe if "reviewer" in d.value.columns)
     assert not history.isna().any().any() and "None" not in history.astype(str).values
     assert app.selectbox(key="pick-").value == claim_id
+
+
+# ------------------------------------------------------------------ #31: Markdown documents
+
+LEAFLET_MD = (
+    "# Zelparin leaflet\n\nZelparin is taken **once daily**. The maximum daily dose is 100 mg. "
+    "Zelparin must not be used during pregnancy. It may cause dizziness in some patients.\n\n"
+    "<script>alert('doc')</script>\n"
+)
+
+
+def test_a_markdown_document_is_shown_rendered_and_its_raw_html_as_text(
+    tiny_suite, tmp_path, monkeypatch
+):
+    from ..conftest import TINY_DOCS, judged_run_db
+
+    write_jsonl(tiny_suite / "documents.jsonl", [d for d in TINY_DOCS if d["doc_id"] != "leaflet"])
+    (tiny_suite / "documents").mkdir(exist_ok=True)
+    (tiny_suite / "documents" / "leaflet.md").write_text(LEAFLET_MD, encoding="utf-8")
+    db = tmp_path / "md.db"
+    judged_run_db(tiny_suite, db)
+    monkeypatch.setenv("HALGATE_DB", str(db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    goto(at, "claims")
+    (toggle,) = [t for t in at.toggle if t.label == "Rendered Markdown"]
+    toggle.set_value(True).run()
+    shown = " ".join(h.value for h in at.html)
+    assert "<h1>Zelparin leaflet</h1>" in shown and "<strong>once daily</strong>" in shown
+    assert "&lt;script&gt;alert('doc')&lt;/script&gt;" in shown and "<script>alert" not in shown
+    at.toggle(key=toggle.key).set_value(False).run()
+    shown = " ".join(h.value for h in at.html)
+    assert "<h1>" not in shown and "# Zelparin leaflet" in shown  # the raw text, marked
+
+
+# ------------------------------------------------------------------ #31: nothing cut at 1024
+
+WHOLE_VERDICT_PX = 165  # PARTIALLY_SUPPORTED, measured in the claims table's screenshot
+MAIN_AT_1024_PX = 640 - 37  # the main area beside the sidebar, less the selection column
+
+
+def test_verdicts_and_severities_show_whole_at_1024(app):
+    goto(app, "claims")
+    config, order = _config(app.dataframe[0])
+    upto = order[: max(order.index("verdict"), order.index("severity")) + 1]
+    assert sum(config[c]["width"] for c in upto) <= MAIN_AT_1024_PX, upto
+    assert config["verdict"]["width"] >= WHOLE_VERDICT_PX
+    goto(app, "triage")
+    queue = next(d for d in app.dataframe if "judge verdict" in d.value.columns)
+    config, _ = _config(queue)
+    for column in ("verdict", "judge verdict"):
+        assert config[column]["width"] >= WHOLE_VERDICT_PX, column

@@ -94,3 +94,58 @@ def test_start_run_passes_every_mode_to_the_engine(dashboard_db, tiny_suite, mon
         )
         with Store(db) as store:
             assert store.load_report(run_id).mode == Mode(mode)
+
+
+# #31: what the Runs page's actions tell the reviewer, and whom the audit log names.
+
+
+def _load(app: AppTest, data: bytes) -> AppTest:
+    app.file_uploader(key="rep").set_value(("same.json", data, "application/json"))
+    app.run()
+    app.button(key="rep-load").click().run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_loading_the_same_report_twice_says_it_was_already_stored(app, dashboard_db):
+    db, first = dashboard_db
+    with Store(db) as store:
+        data = store.load_report(first).model_copy(update={"audit_seed": None})
+    said = " ".join(m.value for m in _load(app, data.model_dump_json().encode()).info)
+    assert "already stored" in said and "loaded as run" not in " ".join(
+        m.value for m in app.success
+    )
+    with Store(db) as store:
+        assert len(store.list_runs()) == 1
+
+
+def test_dashboard_actions_are_audited_as_the_reviewer_never_the_server_login(
+    app, dashboard_db, tiny_suite
+):
+    import getpass
+
+    db, first = dashboard_db
+    app.sidebar.text_input(key="reviewer_name").set_value("ana").run()
+    start(app, tiny_suite, "compare")
+    with Store(db) as store:
+        saved = [e for e in store.audit() if e.action == "save_run" and e.run_id != first]
+    assert [e.actor for e in saved] == ["ana"]
+    assert getpass.getuser() != "ana"
+
+
+def test_upload_errors_name_the_file_in_the_zip_never_the_servers_temp_folder(app, tiny_suite):
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for p in tiny_suite.rglob("*"):
+            if p.is_file() and p.name != "cases.jsonl":
+                z.write(p, "tiny/" + str(p.relative_to(tiny_suite)))
+        z.writestr("tiny/cases.jsonl", '{"case_id": "q1"\n')
+    app.radio(key="nr-src").set_value("Upload a zipped suite")
+    app.file_uploader(key="nr-zip").set_value(("tiny.zip", buf.getvalue(), "application/zip"))
+    next(b for b in app.button if b.label == "Run").click().run()
+    said = " ".join(e.value for e in app.error).replace("\\", "")  # Markdown escapes
+    assert "upload/tiny/cases.jsonl:1" in said, said
+    assert "halgate-upload-" not in said and "/tmp" not in said

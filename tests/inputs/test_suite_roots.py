@@ -109,3 +109,11 @@ def test_the_first_config_file_found_is_the_whole_configuration(tmp_path):
     first.write_text("[llm]\nmodel = 'm'\n")
     assert config_section("review", [first, second]) == (first, {})
     assert config_section("review", [tmp_path / "none.toml"]) == (None, {})
+
+
+def test_a_refusal_says_how_to_add_a_folder_to_the_roots(tree):
+    with pytest.raises(UsageError) as caught:
+        allowed_suite_folder(tree["outside"], [tree["root"]])
+    message = str(caught.value)
+    assert "HALGATE_SUITE_ROOTS" in message and "[dashboard] suite_roots" in message
+    assert "halgate.toml" in message and "restart the dashboard" in message

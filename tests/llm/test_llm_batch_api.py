@@ -77,7 +77,8 @@ def test_submit_pending_collect_report_and_a_free_rerun(fake_openai, tmp_path, t
         assert KEY not in json.dumps(line)
 
     text = batches(tmp_path).output
-    assert "pending  completed: 3 of 3 request(s) done" in text and "ready: halgate" in text
+    assert "here: not collected yet  provider: completed: 3 of 3 request(s) done" in text
+    assert "pending  completed" not in text and "ready: halgate" in text
     (batch,) = listed(tmp_path)
     assert batch["state"] == "pending" and batch["requests"] == 3
     assert batch["status"] == "completed"  # polled: the fake ends it on the first poll

@@ -259,3 +259,24 @@ def test_example_suite_html_prints_each_document_once_and_is_much_smaller(store_
     cited = {parsed.marks[h[1:]] for h in parsed.links if h[1:] in parsed.marks}
     quotes = {q.quote for a in report.analyses for c in a.claims for q in c.citations if q.verified}
     assert cited and all(any(q in m for m in cited) for q in quotes)  # each quote is marked
+
+
+def test_a_type_only_override_keeps_the_comment_that_explained_the_verdict(store_db):
+    """#31: a later override that fixes only the type must not hide why the verdict changed."""
+    with Store(store_db) as store:
+        run_id = store.save_run(build_report())
+        store.add_override(
+            run_id, Q1, verdict="UNSUPPORTED", comment="no source says 5 mg", reviewer="ana"
+        )
+        store.add_override(
+            run_id, Q1, hallucination_type="FABRICATION", comment="made up", reviewer="bo"
+        )
+        export = store.reviewed_export(run_id)
+    (review,) = [c for c in export.review.claims if c.claim_id == Q1]
+    assert review.verdict.value == "UNSUPPORTED" and review.reviewer == "bo"
+    assert "no source says 5 mg" in review.comment and "made up" in review.comment
+    rows = list(csv.DictReader(io.StringIO(render(export, "csv"))))
+    (row,) = [r for r in rows if r.get("claim_id") == Q1]
+    assert "no source says 5 mg" in row["review_comment"]
+    assert "no source says 5 mg" in render(export, "markdown")
+    assert escape("no source says 5 mg") in render(export, "html")

@@ -95,3 +95,19 @@ def test_cli_exits_4_quickly_on_a_bad_policy(tmp_path, line):
     assert res.returncode == 4, res.stdout + res.stderr
     assert str(path) in res.stderr
     assert time.perf_counter() - t0 < 10  # process start included; the check itself is instant
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("# gate\nseed = 1\n\nmax_rate_increase = 2\n", ":4: max_rate_increase:"),
+        ("[policy]\nseed = 1\nmax_fabrication_rate = -1\n", ":3: max_fabrication_rate:"),
+        ("seed = 1\n[severity_rules]\ncritical_domains = 'x'\n", ":3: severity_rules."),
+    ],
+)
+def test_a_bad_value_names_the_line_it_is_written_on(tmp_path, text, where):
+    path = tmp_path / "p.toml"
+    path.write_text(text)
+    with pytest.raises(PolicyError) as exc:
+        load_policy(path)
+    assert f"{path}{where}" in str(exc.value)
