@@ -11,7 +11,7 @@ import pytest
 from halgate.evidence.index import Passage
 from halgate.judges.offline.features import claim_features
 from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.offline.swapped import number_changed
+from halgate.judges.offline.restating.swapped import swapped_number
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
 from halgate.text.words import tokenize
@@ -107,4 +107,4 @@ def test_a_number_in_the_place_of_another_is_found_even_one_stated_elsewhere(
     }
     text = sentence[claim.split()[0]]
     passage = cast(Passage, SimpleNamespace(text=text, tokens=tuple(tokenize(text))))
-    assert number_changed(claim_features(claim), passage) == found
+    assert swapped_number(claim_features(claim), passage) == found

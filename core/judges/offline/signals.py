@@ -14,14 +14,14 @@ from ...models import Verdict as V
 from ...text.lexicon import DISCOURSE_STEMS
 from .claim_model import ClaimSignals
 from .features import Alignment, ClaimFeatures
-from .restated import dropped_restriction, polarity_flip, restated_passage
-from .swapped import (
+from .restating.restated import dropped_restriction, polarity_flip, restated_passage
+from .restating.swapped import (
     name_restated,
-    number_changed,
     reversed_bound,
     strength_changed,
     swapped_actor,
     swapped_name,
+    swapped_number,
 )
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def restatement_signals(c: ClaimFeatures, al: Alignment) -> dict[str, bool]:
         "actor_swapped": p is not None and swapped_actor(c, p) is not None,
         "bound_reversed": p is not None and reversed_bound(c, p) is not None,
         "strength_changed": p is not None and strength_changed(c, p) is not None,
-        "number_swapped": p is not None and number_changed(c, p) is not None,
+        "number_swapped": p is not None and swapped_number(c, p) is not None,
     }
 
 

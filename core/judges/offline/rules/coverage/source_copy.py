@@ -4,7 +4,7 @@ that restricts it; no other passage can contradict what the sources themselves s
 from __future__ import annotations
 
 from .....models import Verdict
-from ...restated import copied_passage, dropped_restriction
+from ...restating.restated import copied_passage, dropped_restriction
 from ..rule import Rule, RuleInput
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restated import restated_passage
-from ...swapped import reversed_bound
+from ...restating.restated import restated_passage
+from ...restating.swapped import reversed_bound
 from ..rule import Rule, RuleInput
 
 

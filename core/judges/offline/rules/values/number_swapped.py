@@ -4,8 +4,8 @@ of one of its numbers."""
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restated import restated_passage
-from ...swapped import number_changed
+from ...restating.restated import restated_passage
+from ...restating.swapped import swapped_number
 from ..rule import Rule, RuleInput
 
 
@@ -22,14 +22,14 @@ class NumberSwapped(Rule):
 
     def fires(self, e: RuleInput) -> bool:
         p = restated_passage(e.claim, e.alignment)
-        return p is not None and number_changed(e.claim, p) is not None
+        return p is not None and swapped_number(e.claim, p) is not None
 
     def reason(self, e: RuleInput) -> str:
         p = restated_passage(e.claim, e.alignment)
         assert p is not None  # called only when the rule fires
         return (
             f"Contradicted: the sentence it restates ({p.doc_id}) gives another number there: "
-            f"{number_changed(e.claim, p)}."
+            f"{swapped_number(e.claim, p)}."
         )
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restated import restated_passage
-from ...swapped import swapped_actor
+from ...restating.restated import restated_passage
+from ...restating.swapped import swapped_actor
 from ..rule import Rule, RuleInput
 
 

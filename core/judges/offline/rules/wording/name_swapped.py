@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...swapped import name_restated, swapped_name
+from ...restating.swapped import name_restated, swapped_name
 from ..rule import Rule, RuleInput
 
 

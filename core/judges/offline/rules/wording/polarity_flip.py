@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restated import polarity_flip, restated_passage
+from ...restating.restated import polarity_flip, restated_passage
 from ..rule import Rule, RuleInput
 
 

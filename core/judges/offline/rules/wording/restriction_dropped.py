@@ -4,7 +4,7 @@ exception or qualifier the claim leaves out."""
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restated import dropped_restriction, restated_passage
+from ...restating.restated import dropped_restriction, restated_passage
 from ..rule import Rule, RuleInput
 
 

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restated import restated_passage
-from ...swapped import strength_changed
+from ...restating.restated import restated_passage
+from ...restating.swapped import strength_changed
 from ..rule import Rule, RuleInput
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from ...evidence.index import Passage
-from ...text.words import content_stems, normalize
-from .features import Alignment, ClaimFeatures
+from ....evidence.index import Passage
+from ....text.words import content_stems, normalize
+from ..features import Alignment, ClaimFeatures
 
 #: Share of the claim's content words the restated passage must hold.
 RESTATES = 0.8

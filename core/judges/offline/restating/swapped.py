@@ -14,9 +14,9 @@ import re
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from ...evidence.index import Passage
-from ...text.words import STOPWORDS, content_stems, proper_names, tokenize
-from .features import Alignment, ClaimFeatures
+from ....evidence.index import Passage
+from ....text.words import STOPWORDS, content_stems, proper_names, tokenize
+from ..features import Alignment, ClaimFeatures
 from .restated import restated_passage
 
 #: The longest replaced run (in words) still read as one slot.
@@ -283,7 +283,7 @@ def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str |
     return None
 
 
-def number_changed(c: ClaimFeatures, p: Passage) -> str | None:
+def swapped_number(c: ClaimFeatures, p: Passage) -> str | None:
     """'CLAIM's number for PASSAGE's' when the claim puts another number in the slot of
     one of the sentence it restates ('48 hours' for '24 hours')."""
     return _number_changed(tuple(c.tokens), p.tokens)
