@@ -28,7 +28,8 @@ from typing import NamedTuple
 
 from ..inputs.policy import Policy
 from ..models import GateDecision, GateReason, GateStatus
-from .corrected import t_quantile
+from .intervals import t_quantile
+from .looks import labels_to_decide, level_at
 
 
 class Call(StrEnum):
@@ -54,6 +55,9 @@ class RuleEvidence(NamedTuple):
     corrected: bool = False
     unit: str = ""  # what more of decides, when not audit labels (e.g. "judged pairs")
     left: int | None = None  # audit answers not yet labelled, when known
+    first_look: int = 0  # corrected figures: k, the sequential audit's first look (looks)
+    eligible: int = 0  # and its last look, every eligible answer
+    beyond_look: int = 0  # labels already past the last look, counted toward the next
 
 
 def call(evidence: RuleEvidence, limit: float, policy: Policy) -> Call:
@@ -77,6 +81,13 @@ def more_to_decide(evidence: RuleEvidence, limit: float, confidence: float) -> i
     est, lo, hi, n = evidence.estimate, evidence.low, evidence.high, evidence.n
     if est is None or lo is None or hi is None or n < 2 or math.isclose(est, limit):
         return None
+    k = evidence.first_look
+    if evidence.corrected and k > 0:  # a sequential audit: to the look that would decide
+        q = t_quantile(level_at(confidence, k, evidence.eligible, n), n - 1)
+        se = (hi - lo) / (2 * q)
+        gap = abs(est - limit)
+        to_look = labels_to_decide(k, evidence.eligible, n, se, gap, confidence)
+        return None if to_look is None else max(1, to_look - evidence.beyond_look)
     q = t_quantile(confidence, n - 1)
     std_error = (hi - lo) / (2 * q)
     needed = n * (q * std_error / abs(est - limit)) ** 2
