@@ -99,15 +99,21 @@ def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> 
     more = more_to_decide(evidence, limit, confidence)
     if evidence.estimate is None or evidence.low is None:
         return "undecided: too few labels for an interval; label more audit answers to decide"
-    if more is None:
+    on_limit = math.isclose(evidence.estimate, limit)
+    if more is None and on_limit:
         return (
             "undecided: the estimate sits on the limit; no audit size decides it, a reviewer must"
         )
-    if evidence.corrected and evidence.left is not None and more > evidence.left:
+    if evidence.corrected and (
+        more is None or (evidence.left is not None and more > evidence.left)
+    ):
+        left = f"the {evidence.left} answers left" if evidence.left is not None else "are left"
         return (
-            f"undecided: more labels than the {evidence.left} answers left would be needed at "
+            f"undecided: more labels than {left} would be needed at "
             "this variance; a reviewer decides (sign-off)"
         )
+    if more is None:
+        return "undecided: no number of cases decides it at this variance, a reviewer must"
     if evidence.corrected:
         return f"undecided: label {more} {LABEL_MORE}"
     if evidence.unit:
@@ -128,6 +134,21 @@ def asks_for_labels(decision: GateDecision) -> bool:
         r.status == UNDECIDED_STATUS and r.more_to_decide and LABEL_MORE in r.message
         for r in decision.reasons
     )
+
+
+def labels_to_go(decision: GateDecision) -> int | None:
+    """Audit labels the gate still asks for: the sampled answers not yet labelled while the
+    gate waits for the sample, else the most any undecided corrected rule names ('label N
+    more'); None when no label would change the decision. The Triage page's count."""
+    for r in decision.reasons:
+        if r.rule == "gate_on_corrected" and r.status == UNDECIDED_STATUS and r.claim_ids:
+            return len(r.claim_ids)
+    asked = [
+        r.more_to_decide
+        for r in decision.reasons
+        if r.status == UNDECIDED_STATUS and r.more_to_decide and LABEL_MORE in r.message
+    ]
+    return max(asked) if asked else None
 
 
 def rate_reason(
