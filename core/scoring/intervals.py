@@ -65,9 +65,8 @@ def with_pooled_floor(
     floor = wilson_interval(round(x[:, 0].sum()), round(x[:, 1].sum()), confidence)
     if interval is None or floor is None:
         return interval
-    return interval.model_copy(
-        update={"low": min(interval.low, floor.low), "high": max(interval.high, floor.high)}
-    )
+    low, high = float(min(interval.low, floor.low)), float(max(interval.high, floor.high))
+    return Interval(low=low, high=high, confidence=interval.confidence, method=interval.method)
 
 
 def t_quantile(confidence: float, df: int) -> float:
