@@ -91,7 +91,8 @@ def progress_panel(progress: AuditProgress) -> None:
         }
         for look in progress.looks
     ]
-    st.dataframe(rows, hide_index=True)
+    if rows:  # an interval needs two labels
+        st.dataframe(rows, hide_index=True)
     st.caption(
         "The interval changes only at fixed looks (k, 2k, 4k, ... labels), so looking after "
         "every label keeps its confidence (docs/gate.md)."

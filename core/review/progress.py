@@ -47,7 +47,7 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
         return None
     done = gated.n_labelled + gated.beyond_look
     sizes = [s for s in look_sizes(gated.first_look, gated.eligible) if s <= done]
-    looks = [_at_look(report, audit, size) for size in sizes or [done]]
+    looks = [_at_look(report, audit, size) for size in sizes or ([done] if done > 1 else [])]
     if report.mode == Mode.COMPARE:
         measure = f"change {report.systems[1]} − {report.systems[0]}"
     else:
