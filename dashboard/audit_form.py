@@ -81,13 +81,15 @@ def progress_panel(progress: AuditProgress) -> None:
     if progress.labels_to_go:
         st.markdown(f"**{progress.labels_to_go} labels to go** before the gate can decide")
     else:
-        st.markdown("**No more labels needed**: more would not change the decision")
+        st.markdown("**No labels asked for**: the gate's reasons say what decides it")
     rows = [
         {
             "labels": look.labels,
             f"corrected {progress.measure}": _pct(look.estimate),
             "interval": f"{_pct(look.low)} to {_pct(look.high)}",
-            "width": _pct(None if look.low is None or look.high is None else look.high - look.low),
+            "width": "–"
+            if look.low is None or look.high is None
+            else f"{look.high - look.low:.1%}",
         }
         for look in progress.looks
     ]
