@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import streamlit as st
-from halgate.dashboard import components, review_form, state
+from halgate.dashboard import components, loaders, review_form, state
 from halgate.models import AuditLabel, RunReport
 from halgate.present import highlight_answer, legend
-from halgate.review import AuditItem, ReviewQueue
+from halgate.review import AuditItem, AuditProgress, ReviewQueue, audit_progress
 
 _CHOICES = {
     AuditLabel.HALLUCINATED.value: "Yes: hallucinated (something is not backed by the sources)",
@@ -45,20 +45,64 @@ def audit_section(
             "sources: the labels correct the judge's rate (the severity queue is not a random "
             "sample, so only these labels can)."
         )
-        if queue_left:
-            st.caption("Its answers come after the review queue above (or skip its items).")
-            return
-        todo = [i for i in queue.pending_audit if i.review_id not in skipped]
-        if not todo:
-            left = len(queue.pending_audit)
-            if left:
-                st.info(f"Only skipped answers are left ({left}).")
-            else:
-                st.success("Every answer of the audit sample is labelled.")
-            return
-        item = todo[0]
-        audit_card(report, item, len(todo))
-        audit_label_form(db, run_id, item, key=f"au-{item.review_id}", on_skip=on_skip)
+        _next_answer(db, run_id, report, queue, skipped, on_skip, bool(queue_left))
+        _progress(db, run_id)
+
+
+def _next_answer(
+    db: str, run_id: str, report: RunReport, queue: ReviewQueue, skipped: set[str],
+    on_skip: Callable[[str], None], queue_left: bool,
+) -> None:  # fmt: skip
+    """The next unlabelled answer with its form, once the review queue above is done."""
+    if queue_left:
+        st.caption("Its answers come after the review queue above (or skip its items).")
+        return
+    todo = [i for i in queue.pending_audit if i.review_id not in skipped]
+    if not todo:
+        left = len(queue.pending_audit)
+        if left:
+            st.info(f"Only skipped answers are left ({left}).")
+        else:
+            st.success("Every answer of the audit sample is labelled.")
+        return
+    item = todo[0]
+    audit_card(report, item, len(todo))
+    audit_label_form(db, run_id, item, key=f"au-{item.review_id}", on_skip=on_skip)
+
+
+def _progress(db: str, run_id: str) -> None:
+    progress = audit_progress(loaders.reviewed(db, run_id, loaders.run_version(db, run_id)))
+    if progress is not None:
+        progress_panel(progress)
+
+
+def progress_panel(progress: AuditProgress) -> None:
+    """'N labels to go' (the gate's own count) and the corrected interval at each look."""
+    if progress.labels_to_go:
+        st.markdown(f"**{progress.labels_to_go} labels to go** before the gate can decide")
+    else:
+        st.markdown("**No labels asked for**: the gate's reasons say what decides it")
+    rows = [
+        {
+            "labels": look.labels,
+            f"corrected {progress.measure}": _pct(look.estimate),
+            "interval": f"{_pct(look.low)} to {_pct(look.high)}",
+            "width": "–"
+            if look.low is None or look.high is None
+            else f"{look.high - look.low:.1%}",
+        }
+        for look in progress.looks
+    ]
+    if rows:  # an interval needs two labels
+        st.dataframe(rows, hide_index=True)
+    st.caption(
+        "The interval changes only at fixed looks (k, 2k, 4k, ... labels), so looking after "
+        "every label keeps its confidence (docs/gate.md)."
+    )
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:+.1%}"
 
 
 def audit_card(report: RunReport, item: AuditItem, left: int) -> None:

@@ -60,6 +60,18 @@ class CorrectedRate(Record):
         "by rule whatever a reviewer says, so labelled without one.",
     )
     complete: bool = Field(description="Every answer of the sample is labelled.")
+    first_look: int = Field(
+        default=0,
+        description="k, the policy's audit size: the first look of the sequential audit; the "
+        "interval in force changes only at k, 2k, 4k, ... labels (docs/gate.md).",
+    )
+    eligible: int = Field(
+        default=0, description="Cases the audit draws from: its last look (all of them)."
+    )
+    beyond_look: int = Field(
+        default=0,
+        description="Labelled answers past the last look reached, counted at the next one.",
+    )
     rectifier: float | None = Field(
         default=None, description="mean(reviewer − judge) over the labelled answers."
     )

@@ -13,6 +13,7 @@ from ..models.review import PairReviewItem
 from .audit import AuditItem, audit_cases, audit_input, audit_items, audit_labels, audit_review_ids
 from .effective import apply_override, effective_report, judge_agreement, latest_by_claim
 from .mine import OwnReview, is_reviewer, override_change, own_reviews, review_kind
+from .progress import AuditProgress, LookInterval, audit_progress
 from .queue import QueueCounts, ReviewQueue, first_order_preference, queue_ids, review_ids
 from .record import claim_review, review_record, reviewed_report, signoff_in_force
 from .reviewed import (
@@ -35,6 +36,9 @@ from .rights import (
 )
 
 __all__ = [
+    "AuditProgress",
+    "LookInterval",
+    "audit_progress",
     "SUMMARY_VERSION",
     "AuditItem",
     "OwnReview",

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from statistics import NormalDist
 from typing import NamedTuple
 
 import numpy as np
@@ -53,6 +52,8 @@ from ..models import (
     GateReason,
     GateStatus,
 )
+from .intervals import t_quantile
+from .looks import level_at, look_size
 from .metrics import outcome_counts, ratio, should_abstain_ids
 
 AUDIT_PREFIX = "audit:"
@@ -72,23 +73,6 @@ class PPIEstimate(NamedTuple):
     low: float | None
     high: float | None
     rectifier: float | None
-
-
-def t_quantile(confidence: float, df: int) -> float:
-    """The two-sided Student-t quantile: exact for 1 and 2 degrees of freedom, else the
-    Cornish-Fisher expansion around the normal one (within 1% from 3, 0.1% from 5 on)."""
-    p = 1 - (1 - confidence) / 2
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
-    z = NormalDist().inv_cdf(p)
-    terms = (
-        (z**3 + z) / 4,
-        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
-        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
-    )
-    return z + sum(t / df ** (k + 1) for k, t in enumerate(terms))
 
 
 def normal_interval(
@@ -154,31 +138,51 @@ class _Labels(NamedTuple):
     judge: dict[str, int]  # case -> effective judge label, every rated answer
     truth: dict[str, int]  # case -> reviewer's (or the rule's) label, labelled sample only
     by_rule: int
-    n_sample: int
+    sample: list[str]  # the drawn cases up to the last look, in draw order
+    beyond_look: int  # labelled answers past the last look, waiting for the next one
+
+
+def _judge_labels(
+    analyses: Sequence[AnswerAnalysis], abstain: set[str], policy: Policy, system: str | None
+) -> dict[str, int]:
+    """Case -> effective judge label of one system's rated answers (any system's: None)."""
+    judge: dict[str, int] = {}
+    for a in analyses:
+        if (system is not None and a.system != system) or a.harness_error is not None:
+            continue
+        o = outcome_counts(a, a.case_id in abstain, policy.count_out_of_scope)
+        if o.answers[1]:
+            judge[a.case_id] = max(judge.get(a.case_id, 0), o.answers[0])
+    return judge
+
+
+def first_look(
+    analyses: Sequence[AnswerAnalysis], cases: Sequence[Case], policy: Policy
+) -> tuple[int, int]:
+    """k, the policy's audit size over the eligible cases (the first look, ``looks``), and
+    the number of eligible cases (the last look)."""
+    eligible = len(_judge_labels(analyses, should_abstain_ids(cases), policy, None))
+    return policy.audit_size(eligible), eligible
 
 
 def _labels(
     analyses: Sequence[AnswerAnalysis], cases: Sequence[Case], system: str, policy: Policy,
     audit: AuditInput,
 ) -> _Labels:  # fmt: skip
+    """One system's labels, the sample cut to the last look reached (``looks``)."""
     abstain = should_abstain_ids(cases)
-    judge: dict[str, int] = {}
-    for a in analyses:
-        if a.system != system or a.harness_error is not None:
-            continue
-        o = outcome_counts(a, a.case_id in abstain, policy.count_out_of_scope)
-        if o.answers[1]:
-            judge[a.case_id] = o.answers[0]
+    judge = _judge_labels(analyses, abstain, policy, system)
     reviewed = audit.labels.get(system, {})
     truth: dict[str, int] = {}
     by_rule = 0
-    sample = [c for c in audit.sample.get(system, []) if c in judge]
+    drawn = [c for c in audit.sample.get(system, []) if c in judge]
+    sample = drawn[: look_size(*first_look(analyses, cases, policy), len(drawn))]
     for case_id in sample:
         if case_id in abstain:
             truth[case_id], by_rule = judge[case_id], by_rule + 1
         elif case_id in reviewed:
             truth[case_id] = int(reviewed[case_id])
-    return _Labels(judge, truth, by_rule, len(sample))
+    return _Labels(judge, truth, by_rule, sample, len(drawn) - len(sample))
 
 
 def _precision_recall(
@@ -200,11 +204,12 @@ def corrected_rate(
     """One system's audit-corrected answers with a hallucination (module doc)."""
     lab = _labels(analyses, cases, system, policy, audit)
     labelled = list(lab.truth)
+    k, total = first_look(analyses, cases, policy)
     est = ppi_mean(
         list(lab.judge.values()),
         [lab.judge[c] for c in labelled],
         [lab.truth[c] for c in labelled],
-        policy.confidence,
+        level_at(policy.confidence, k, total, len(labelled)),
         lam=None if policy.power_tuning else 1.0,
     )
     precision, recall = _precision_recall(
@@ -214,21 +219,20 @@ def corrected_rate(
         system=system,
         judge_rate=ratio(sum(lab.judge.values()), len(lab.judge)),
         n_answers=len(lab.judge),
-        n_sample=lab.n_sample,
+        n_sample=len(lab.sample),
+        first_look=k,
+        eligible=total,
+        beyond_look=lab.beyond_look,
         n_labelled=len(labelled),
         n_by_rule=lab.by_rule,
-        complete=len(labelled) == lab.n_sample,
+        complete=len(labelled) == len(lab.sample),
         rectifier=est.rectifier,
         estimate=est.estimate,
         std_error=est.std_error,
         ci_low=est.low,
         ci_high=est.high,
         confidence=policy.confidence,
-        unlabelled=[
-            audit_id(c, system)
-            for c in audit.sample.get(system, [])
-            if c in lab.judge and c not in lab.truth
-        ],
+        unlabelled=[audit_id(c, system) for c in lab.sample if c not in lab.truth],
         judge_precision=precision,
         judge_recall=recall,
     )
@@ -253,7 +257,7 @@ def corrected_change(
             [c.judge[k] - b.judge[k] for k in b.judge],
             [c.judge[k] - b.judge[k] for k in labelled],
             [c.truth[k] - b.truth[k] for k in labelled],
-            policy.confidence,
+            level_at(policy.confidence, baseline.first_look, baseline.eligible, len(labelled)),
             bounds=(-1.0, 1.0),
             lam=None if policy.power_tuning else 1.0,
         )
@@ -280,8 +284,9 @@ def _independent(baseline: CorrectedRate, candidate: CorrectedRate) -> PPIEstima
     if estimate is None or baseline.std_error is None or candidate.std_error is None:
         return PPIEstimate(estimate, None, None, None, None)
     se = math.hypot(baseline.std_error, candidate.std_error)
-    df = min(baseline.n_labelled, candidate.n_labelled) - 1
-    low, high = normal_interval(estimate, se, t_quantile(candidate.confidence, df), (-1.0, 1.0))
+    n = min(baseline.n_labelled, candidate.n_labelled)
+    level = level_at(candidate.confidence, candidate.first_look, candidate.eligible, n)
+    low, high = normal_interval(estimate, se, t_quantile(level, n - 1), (-1.0, 1.0))
     return PPIEstimate(estimate, se, low, high, None)
 
 

@@ -28,7 +28,8 @@ from typing import NamedTuple
 
 from ..inputs.policy import Policy
 from ..models import GateDecision, GateReason, GateStatus
-from .corrected import t_quantile
+from .intervals import t_quantile
+from .looks import labels_to_decide, level_at
 
 
 class Call(StrEnum):
@@ -54,6 +55,9 @@ class RuleEvidence(NamedTuple):
     corrected: bool = False
     unit: str = ""  # what more of decides, when not audit labels (e.g. "judged pairs")
     left: int | None = None  # audit answers not yet labelled, when known
+    first_look: int = 0  # corrected figures: k, the sequential audit's first look (looks)
+    eligible: int = 0  # and its last look, every eligible answer
+    beyond_look: int = 0  # labels already past the last look, counted toward the next
 
 
 def call(evidence: RuleEvidence, limit: float, policy: Policy) -> Call:
@@ -77,6 +81,13 @@ def more_to_decide(evidence: RuleEvidence, limit: float, confidence: float) -> i
     est, lo, hi, n = evidence.estimate, evidence.low, evidence.high, evidence.n
     if est is None or lo is None or hi is None or n < 2 or math.isclose(est, limit):
         return None
+    k = evidence.first_look
+    if evidence.corrected and k > 0:  # a sequential audit: to the look that would decide
+        q = t_quantile(level_at(confidence, k, evidence.eligible, n), n - 1)
+        se = (hi - lo) / (2 * q)
+        gap = abs(est - limit)
+        to_look = labels_to_decide(k, evidence.eligible, n, se, gap, confidence)
+        return None if to_look is None else max(1, to_look - evidence.beyond_look)
     q = t_quantile(confidence, n - 1)
     std_error = (hi - lo) / (2 * q)
     needed = n * (q * std_error / abs(est - limit)) ** 2
@@ -88,15 +99,21 @@ def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> 
     more = more_to_decide(evidence, limit, confidence)
     if evidence.estimate is None or evidence.low is None:
         return "undecided: too few labels for an interval; label more audit answers to decide"
-    if more is None:
+    on_limit = math.isclose(evidence.estimate, limit)
+    if more is None and on_limit:
         return (
             "undecided: the estimate sits on the limit; no audit size decides it, a reviewer must"
         )
-    if evidence.corrected and evidence.left is not None and more > evidence.left:
+    if evidence.corrected and (
+        more is None or (evidence.left is not None and more > evidence.left)
+    ):
+        left = f"the {evidence.left} answers left" if evidence.left is not None else "are left"
         return (
-            f"undecided: more labels than the {evidence.left} answers left would be needed at "
+            f"undecided: more labels than {left} would be needed at "
             "this variance; a reviewer decides (sign-off)"
         )
+    if more is None:
+        return "undecided: no number of cases decides it at this variance, a reviewer must"
     if evidence.corrected:
         return f"undecided: label {more} {LABEL_MORE}"
     if evidence.unit:
@@ -117,6 +134,21 @@ def asks_for_labels(decision: GateDecision) -> bool:
         r.status == UNDECIDED_STATUS and r.more_to_decide and LABEL_MORE in r.message
         for r in decision.reasons
     )
+
+
+def labels_to_go(decision: GateDecision) -> int | None:
+    """Audit labels the gate still asks for: the sampled answers not yet labelled while the
+    gate waits for the sample, else the most any undecided corrected rule names ('label N
+    more'); None when no label would change the decision. The Triage page's count."""
+    for r in decision.reasons:
+        if r.rule == "gate_on_corrected" and r.status == UNDECIDED_STATUS and r.claim_ids:
+            return len(r.claim_ids)
+    asked = [
+        r.more_to_decide
+        for r in decision.reasons
+        if r.status == UNDECIDED_STATUS and r.more_to_decide and LABEL_MORE in r.message
+    ]
+    return max(asked) if asked else None
 
 
 def rate_reason(

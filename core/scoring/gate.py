@@ -115,8 +115,13 @@ def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
         ch = cmp.corrected_change
         known = [r.corrected for r in cmp.rates.values() if r.corrected]
         labels = min(c.n_labelled for c in known)
-        left = min(c.n_answers - c.n_labelled for c in known)
-        gated = _evidence(ch, ch.estimate, labels, corrected=True)._replace(left=left)
+        left = min(c.n_answers - c.n_labelled - c.beyond_look for c in known)
+        gated = _evidence(ch, ch.estimate, labels, corrected=True)._replace(
+            left=left,
+            first_look=known[0].first_look,
+            eligible=known[0].eligible,
+            beyond_look=min(c.beyond_look for c in known),
+        )
         measure = f"{measure}, review-corrected"
     ab = cmp.abstention_change
     checks = [
@@ -140,8 +145,10 @@ def _gated_rate(rates: SystemRates, policy: Policy, on_corrected: bool) -> tuple
     if on_corrected and rates.corrected is not None:
         label = f"{MEASURE_LABELS[policy.gate_on]}, review-corrected"
         c = rates.corrected
-        ev = _evidence(c, c.estimate, c.n_labelled, corrected=True)
-        return ev._replace(left=c.n_answers - c.n_labelled), label
+        ev = _evidence(c, c.estimate, c.n_labelled, corrected=True)._replace(
+            first_look=c.first_look, eligible=c.eligible, beyond_look=c.beyond_look
+        )
+        return ev._replace(left=c.n_answers - c.n_labelled - c.beyond_look), label
     rate, interval = rates.gated_rate(policy.gate_on)
     n = rates.n_rated_answers if policy.gate_on == "answers" else rates.n_answers
     return _evidence(interval, rate, n), MEASURE_LABELS[policy.gate_on]

@@ -30,7 +30,7 @@ from ..models import (
     is_hallucinated,
 )
 from .abstention import NO_CLAIM
-from .intervals import cluster_interval, wilson_interval
+from .intervals import cluster_interval, wilson_interval, with_pooled_floor
 
 _DEFAULT_RESAMPLES: int = Policy.model_fields["bootstrap_resamples"].default
 _DEFAULT_SEED: int = Policy.model_fields["seed"].default
@@ -246,8 +246,10 @@ def system_rates(
         n_hallucinated_answers=flagged,
         n_should_abstain_answered=sum(1 for a in answered if a.case_id in abstain_cases),
         answer_level_interval=wilson_interval(flagged, rated, confidence),
-        micro_interval=bootstrap_interval(
-            [o.claims for o in outcomes], resamples, seed, confidence
+        micro_interval=with_pooled_floor(
+            bootstrap_interval([o.claims for o in outcomes], resamples, seed, confidence),
+            [o.claims for o in outcomes],
+            confidence,
         ),
         fabrication_interval=cluster_interval(_per_answer(answered, "fabrication"), confidence),
         contradiction_interval=cluster_interval(_per_answer(answered, "contradiction"), confidence),

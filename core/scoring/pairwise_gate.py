@@ -18,8 +18,8 @@ from ..models import (
     PairwiseJudgement,
     Preference,
 )
-from .corrected import t_quantile
 from .decide import RuleEvidence, headline, rate_reason, worst
+from .intervals import t_quantile
 
 
 def review_id(case_id: str) -> str:

@@ -101,3 +101,17 @@ def test_the_audit_comes_after_the_severity_queue_or_its_skipped_items(store_db,
     for _ in range(2):  # skip both severe claims
         next(b for b in at.button if b.label == "Skip").click().run()
     assert any(b.label == "Record label" for b in at.button)
+
+
+def test_triage_shows_labels_to_go_and_the_corrected_interval_at_each_look(audit_app):
+    at, ids = audit_app
+    assert "**6 labels to go** before the gate can decide" in _texts(at.markdown)
+    for rid in ids:
+        case_id, system = rid.split(":")[1:]
+        _label(at, rid, TRUTH[case_id] if system == "candidate" else "FAITHFUL", "read it")
+    assert not any("labels to go" in t for t in _texts(at.markdown))
+    looks = next(d.value for d in at.dataframe if "labels" in d.value.columns)
+    assert list(looks.columns) == ["labels", "corrected change candidate − baseline",
+                                   "interval", "width"]  # fmt: skip
+    assert list(looks["labels"]) == [3]  # every eligible case: the first look is the last
+    assert looks["interval"][0].endswith("%") and looks["width"][0] not in ("0.0%", "–")

@@ -36,7 +36,10 @@ def test_a_system_answering_junk_on_three_of_five_never_passes(decide_on):
 
 def test_mostly_junk_fails_and_a_clean_system_passes_under_the_default_limit():
     assert _single_system(30, 25).status == GateStatus.FAILED
-    assert _single_system(30, 0).status == GateStatus.PASSED
+    # a clean system needs enough claims to show its contradiction rate is under the 5%
+    # limit: 0 of 30 claims is not proof (Wilson up to 11.4%), 0 of 80 is (up to 4.6%)
+    assert _single_system(30, 0).status == GateStatus.NEEDS_REVIEW
+    assert _single_system(80, 0).status == GateStatus.PASSED
     assert Policy().max_abstention_rate == 0.5
 
 

@@ -18,6 +18,7 @@ import pytest
 from halgate.inputs.policy import Policy
 from halgate.scoring.corrected import ppi_mean
 from halgate.scoring.decide import Call, RuleEvidence, call
+from halgate.scoring.looks import level_at
 
 N_CASES = 300
 AUDITS = 400
@@ -75,7 +76,8 @@ def simulate(
         fc = _read(rng, tc, judge.recall, judge.false_alarms_candidate)
         labelled = rng.choice(N_CASES, n, replace=False)
         g, d = fc - fb, tc - tb
-        est = ppi_mean(g, g[labelled], d[labelled], bounds=(-1.0, 1.0))
+        level = level_at(POLICY.confidence, n, N_CASES, n)  # the first look of a sequential audit
+        est = ppi_mean(g, g[labelled], d[labelled], level, bounds=(-1.0, 1.0))
         assert est.low is not None and est.high is not None and est.estimate is not None
         covered += est.low <= true_change <= est.high
         evidence = RuleEvidence(est.estimate, est.low, est.high, n, corrected=True)

@@ -1,0 +1,70 @@
+"""How far the audit has come: labels to go, and the corrected interval at each look.
+
+The Triage page shows it beside the audit sample; the number of labels to go is the gate's
+own (``scoring.decide.labels_to_go``, the count the CLI prints in its reasons), and the
+intervals are the corrected figure recomputed on the first labels of the draw order at each
+look of the sequential audit (``scoring.looks``): the interval narrowing as labels accrue.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..inputs.policy import Policy
+from ..models import AuditInput, Mode, RunReport
+from ..scoring.corrected import corrected_change, corrected_rate
+from ..scoring.decide import labels_to_go
+from ..scoring.looks import look_sizes
+from .audit import audit_input
+from .reviewed import ReviewedRun
+
+
+class LookInterval(NamedTuple):
+    """The corrected figure at one look: labels it rests on, estimate and interval."""
+
+    labels: int
+    estimate: float | None
+    low: float | None
+    high: float | None
+
+
+class AuditProgress(NamedTuple):
+    """What the audit still needs and what it has shown so far."""
+
+    labels_to_go: int | None  # None: no label would change the decision
+    measure: str  # "change candidate − baseline" or "rate of SYSTEM"
+    looks: list[LookInterval]
+
+
+def audit_progress(run: ReviewedRun) -> AuditProgress | None:
+    """The audit's progress of a reviewed run; None without an audit or in pairwise mode."""
+    report = run.report
+    audit = audit_input(run.judged, run.overrides)
+    if audit is None or report.mode == Mode.PAIRWISE:
+        return None
+    gated = report.rates[report.systems[-1]].corrected
+    if gated is None:
+        return None
+    done = gated.n_labelled + gated.beyond_look
+    sizes = [s for s in look_sizes(gated.first_look, gated.eligible) if s <= done]
+    looks = [_at_look(report, audit, size) for size in sizes or ([done] if done > 1 else [])]
+    if report.mode == Mode.COMPARE:
+        measure = f"change {report.systems[1]} − {report.systems[0]}"
+    else:
+        measure = f"rate of {report.systems[-1]}"
+    return AuditProgress(labels_to_go(report.decision), measure, looks)
+
+
+def _at_look(report: RunReport, audit: AuditInput, size: int) -> LookInterval:
+    """The corrected figure on the first ``size`` drawn answers of each system."""
+    policy = Policy.model_validate(report.policy)
+    cut = audit.model_copy(update={"sample": {s: c[:size] for s, c in audit.sample.items()}})
+    rates = {
+        s: corrected_rate(report.analyses, report.cases, s, policy, cut) for s in report.systems
+    }
+    if report.mode == Mode.COMPARE:
+        base, cand = rates[report.systems[0]], rates[report.systems[1]]
+        ch = corrected_change(report.analyses, report.cases, base, cand, policy, cut)
+        return LookInterval(size, ch.estimate, ch.ci_low, ch.ci_high)
+    r = rates[report.systems[-1]]
+    return LookInterval(size, r.estimate, r.ci_low, r.ci_high)
