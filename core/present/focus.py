@@ -27,14 +27,24 @@ def focus_script(card: str, label: str = "Comment (why)", nonce: str = "") -> st
     """
     ident, tag = safe_id(card), safe_id(nonce)
     quoted = label.replace("'", "")
+    # Streamlit may swap the textarea for a fresh one after the script ran (a focus on the
+    # old box is then lost to the page body), so it keeps watching for about 3 s after the
+    # box first holds the focus and puts the focus back while nothing else has taken it.
     return (
-        f"<script>(function(){{var n=0,k='{tag}';function go(){{"
+        f"<script>(function(){{var n=0,held=0,moved=0,k='{tag}';function go(){{"
         f"var box=document.querySelector('textarea[aria-label=\"{quoted}\"]');"
         f"var el=document.getElementById('{ident}');"
-        "if(!box || !el){if(n++ !== 60){setTimeout(go,50);}return;}"
-        "var top=el.getBoundingClientRect().top;"
-        "if(0 > top || top > window.innerHeight*0.4){el.scrollIntoView({block:'start'});}"
-        "box.focus({preventScroll:true});"
+        "if(n++ === 300){return;}"
+        "if(!box || !el){setTimeout(go,50);return;}"
+        "if(!moved){moved=1;var top=el.getBoundingClientRect().top;"
+        "if(0 > top || top > window.innerHeight*0.4){el.scrollIntoView({block:'start'});}}"
+        "var a=document.activeElement;"
+        "var lost=!a || a === document.body || !a.isConnected || a.tagName === 'BUTTON'"
+        f" || (a === box ? false : a.getAttribute('aria-label') === '{quoted}');"
+        "if(a === box){if(held++ === 60){return;}}"
+        "else if(lost){held=0;box.focus({preventScroll:true});}"
+        "else{return;}"
+        "setTimeout(go,50);"
         "}go();})();</script>"
     )
 
