@@ -40,6 +40,8 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     "risk_level": ("risk_level",),
     "domain": ("domain",),
 }
+# DeepEval: a golden's ``name`` is its id (only there: elsewhere "name" is rarely an id).
+DEEPEVAL_DEFAULTS = DEFAULTS | {"case_id": (*DEFAULTS["case_id"], "name")}
 
 
 class Mapping(Record):
@@ -81,7 +83,13 @@ def load_mapping(path: Path) -> Mapping:
         raise IngestError(str(path), None, field, err["msg"].lower()) from None
 
 
-def resolve(mapping: Mapping, columns: list[str], system: str, source: str) -> Mapping:
+def resolve(
+    mapping: Mapping,
+    columns: list[str],
+    system: str,
+    source: str,
+    defaults: dict[str, tuple[str, ...]] = DEFAULTS,
+) -> Mapping:
     """The mapping with every unset part filled from the defaults, for a source's columns.
 
     ``system`` names the answer of a single answer column. A column the user named that the
@@ -89,7 +97,7 @@ def resolve(mapping: Mapping, columns: list[str], system: str, source: str) -> M
     """
     present = set(columns)
     values = mapping.model_dump()
-    for part, names in DEFAULTS.items():
+    for part, names in defaults.items():
         if part == "answer":
             continue
         given = values.get(part)

@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import IngestError, UsageError
 from .exports import langfuse_spans, langsmith_spans
 from .join import join
-from .mapping import Mapping
+from .mapping import DEEPEVAL_DEFAULTS, Mapping
 from .otlp import otlp_spans, phoenix_spans
 from .records import ImportedCase
 from .rows import table_kind
@@ -79,8 +79,19 @@ def _read(fmt: str, source: Path, system: str, opts: ImportOptions) -> Iterator[
         spans = TRACE_FORMATS[fmt](source)
         return assemble(spans, join_on, system, opts.system_attr)
     kind = fmt if fmt in ("csv", "tsv", "jsonl", "json", "parquet", "hf") else table_kind(source)
-    mapping = opts.mapping
-    if fmt == "deepeval" and kind in ("csv", "tsv") and mapping.list_separator is None:
-        # DeepEval's CSV loader splits a context cell on ';' by default.
-        mapping = mapping.model_copy(update={"list_separator": ";"})
-    return read_table(source, kind, mapping, system, opts.split)
+    if fmt == "deepeval":
+        mapping = _deepeval_mapping(opts.mapping)
+        return read_table(source, kind, mapping, system, opts.split, DEEPEVAL_DEFAULTS)
+    return read_table(source, kind, opts.mapping, system, opts.split)
+
+
+def _deepeval_mapping(mapping: Mapping) -> Mapping:
+    """What DeepEval's ``EvaluationDataset.save_as`` (4.x) writes: contexts joined with '|'
+    in a CSV or JSONL cell, a golden's ``name`` as its id; test cases lose their names there,
+    so goldens and test cases are paired on the input unless told otherwise."""
+    update: dict[str, Any] = {}
+    if mapping.list_separator is None:
+        update["list_separator"] = "|"
+    if mapping.join_on is None:
+        update["join_on"] = "question"
+    return mapping.model_copy(update=update)

@@ -10,26 +10,41 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import IngestError
-from .mapping import Mapping, resolve
+from .mapping import DEFAULTS, Mapping, resolve
 from .records import ImportedCase, RetrievedContext, SystemAnswer, Where
 from .rows import read_rows
 
 TEXT_KEYS = ("page_content", "content", "text", "document", "context")
+# deepeval.dataset.utils._RETRIEVED_CONTEXT_MARKER, across lines too.
+DEEPEVAL_SOURCE = re.compile(
+    r"deepeval_source=(?P<source>.*?),deepeval_context=(?P<context>.*)", re.S
+)
 
 
 def read_table(
-    path: Path, kind: str, mapping: Mapping, system: str, split: str | None = None
+    path: Path,
+    kind: str,
+    mapping: Mapping,
+    system: str,
+    split: str | None = None,
+    defaults: dict[str, tuple[str, ...]] = DEFAULTS,
 ) -> Iterator[ImportedCase]:
-    """The cases of one table, one per row, each with its file and row as provenance."""
+    """The cases of one table, one per row, each with its file and row as provenance.
+
+    JSON records may leave out a key whose value is null (ragas' ``to_jsonl`` does): the
+    mapping is resolved on the keys seen so far, again whenever a row brings a new one."""
     resolved: Mapping | None = None
+    columns: dict[str, None] = {}
     for n, row in read_rows(path, kind, split):
-        if resolved is None:
-            resolved = resolve(mapping, list(row), system, str(path))
+        if resolved is None or not columns.keys() >= row.keys():
+            columns.update(dict.fromkeys(row))
+            resolved = resolve(mapping, list(columns), system, str(path), defaults)
         yield _case(row, n, resolved, str(path))
 
 
@@ -58,7 +73,7 @@ def _case(row: dict[str, Any], n: int, m: Mapping, source: str) -> ImportedCase:
             str(answer), Where(source, n, None, None, f"answer:{system}")
         )
     passages = [
-        RetrievedContext(t, Where(source, n, None, None, "document"))
+        passage(t, Where(source, n, None, None, "document"))
         for t in contexts(row.get(m.contexts) if m.contexts else None, m, source, where)
     ]
     return ImportedCase(
@@ -73,6 +88,15 @@ def _case(row: dict[str, Any], n: int, m: Mapping, source: str) -> ImportedCase:
         risk_level=(text("risk level", m.risk_level) or "").upper() or None,
         domain=text("domain", m.domain),
     )
+
+
+def passage(text: str, where: Where) -> RetrievedContext:
+    """One context; DeepEval's ``RetrievedContextData`` (written as ``deepeval_source=S,
+    deepeval_context=C``) becomes the text C with the title S."""
+    marked = DEEPEVAL_SOURCE.fullmatch(text)
+    if marked is None:
+        return RetrievedContext(text, where)
+    return RetrievedContext(marked["context"], where, title=marked["source"] or None)
 
 
 def _key(row: dict, m: Mapping, case_id: str | None, question: str, src: str, at: str) -> str:

@@ -111,66 +111,6 @@ def test_a_dataset_dict_without_a_named_split_is_refused_naming_the_splits(tmp_p
     assert not (tmp_path / "out").exists()
 
 
-def test_ragas_datasets_new_and_old_column_names(tmp_path):
-    """RAGAS is not installed (it pulls in langchain and a lower openai): its
-    ``EvaluationDataset.to_jsonl`` records follow its documented SingleTurnSample fields,
-    and the older HF dataset (question/contexts/answer/ground_truth) is written by datasets."""
-    import datasets
-
-    new = [
-        {
-            "user_input": r["question"],
-            "retrieved_contexts": r["contexts"],
-            "response": r["answer_candidate"],
-            "reference": r["reference"],
-        }
-        for r in ROWS
-    ]
-    (tmp_path / "ragas.jsonl").write_text("".join(json.dumps(r) + "\n" for r in new))
-    old = {
-        "question": [r["question"] for r in ROWS],
-        "contexts": [r["contexts"] for r in ROWS],
-        "answer": [r["answer_candidate"] for r in ROWS],
-        "ground_truth": [r["reference"] or "" for r in ROWS],
-    }
-    datasets.Dataset.from_dict(old).save_to_disk(str(tmp_path / "old"))
-    import_sources("ragas", [tmp_path / "ragas.jsonl"], tmp_path / "a")
-    import_sources("ragas", [tmp_path / "old"], tmp_path / "b")
-    for name in ("a", "b"):
-        suite = load_suite(tmp_path / name)
-        first = suite.cases[0]
-        assert first.question == ROWS[0]["question"]
-        assert first.reference_answer == "100 mg a day."
-        assert suite.answers["candidate"][first.case_id].answer.endswith("300 mg.")
-        assert len(suite.case_documents(first)) == 2
-
-
-def test_deepeval_goldens_as_json_and_csv(tmp_path):
-    """deepeval is not installed (its pytest plugins would change every test run): the
-    goldens follow ``EvaluationDataset.save_as`` (a JSON array of input, actual_output,
-    expected_output, retrieval_context) and its CSV loader's ';'-joined context cells."""
-    goldens = [
-        {
-            "input": r["question"],
-            "actual_output": r["answer_candidate"],
-            "expected_output": r["reference"],
-            "retrieval_context": r["contexts"],
-            "context": None,
-        }
-        for r in ROWS
-    ]
-    (tmp_path / "goldens.json").write_text(json.dumps(goldens, indent=2))
-    flat = [g | {"retrieval_context": ";".join(g["retrieval_context"])} for g in goldens]
-    pd.DataFrame(flat).to_csv(tmp_path / "goldens.csv", index=False)
-    import_sources("deepeval", [tmp_path / "goldens.json"], tmp_path / "a")
-    import_sources("deepeval", [tmp_path / "goldens.csv"], tmp_path / "b")
-    a, b = load_suite(tmp_path / "a"), load_suite(tmp_path / "b")
-    assert [a.case_documents(c)[0].text for c in a.cases] == [
-        b.case_documents(c)[0].text for c in b.cases
-    ]
-    assert len(b.case_documents(b.cases[0])) == 2
-
-
 def test_two_sources_join_on_a_key_and_one_sided_cases_are_listed(tmp_path):
     base = [r | {"answer": r["answer_baseline"]} for r in ROWS]
     cand = [r | {"answer": r["answer_candidate"]} for r in ROWS[:1]]
