@@ -123,6 +123,12 @@ class RateChange(Record):
     resamples: int
     seed: int
     n_cases: int
+    method: Literal["bootstrap", "newcombe"] = Field(
+        default="bootstrap",
+        description="bootstrap: percentile interval of a paired bootstrap over cases; newcombe: "
+        "Newcombe's paired interval of a change of shares (the abstention change: never zero "
+        "width while few cases differ).",
+    )
 
 
 def ci_bounds(
