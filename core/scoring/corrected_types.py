@@ -29,7 +29,7 @@ high, against 2.5 % allowed), because a sample with few hallucinations makes bot
 two pseudo-labels (one disagreement each way) so agreeing labels never give a zero width,
 and the quantile is the sequential audit's at the look reached (``looks``), t with n − 1
 degrees of freedom.
-Coverage by simulation: ``tests/scoring/test_corrected_types.py``.
+Coverage by simulation: ``tests/scoring/coverage/test_corrected_types.py``.
 """
 
 from __future__ import annotations

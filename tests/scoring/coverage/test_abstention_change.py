@@ -20,8 +20,8 @@ from halgate.scoring.compare import compare_systems
 from halgate.scoring.decide import Call, RuleEvidence, call
 from halgate.scoring.intervals import paired_share_change
 
-from ..conftest import claim
-from .conftest import analysis
+from ...conftest import claim
+from ..conftest import analysis
 
 DRAWS = 1500  # Monte Carlo sd of a 0.95 coverage: 0.006
 LIMIT = 0.05

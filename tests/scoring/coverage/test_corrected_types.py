@@ -22,8 +22,8 @@ from halgate.scoring.corrected_types import corrected_type_rate, ppi_ratio, span
 from halgate.scoring.intervals import t_quantile
 from halgate.scoring.looks import level_at
 
-from ..conftest import claim
-from .conftest import analysis
+from ...conftest import claim
+from ..conftest import analysis
 
 N = 300
 AUDITS = 400
