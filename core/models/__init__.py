@@ -5,7 +5,7 @@ too. The JSON Schemas in ``data/schemas/`` are generated from these models
 (``halgate schemas``) and a test fails when they drift.
 """
 
-from .audit import AuditInput, AuditLabel, CorrectedChange, CorrectedRate
+from .audit import AuditInput, AuditLabel, CorrectedChange, CorrectedRate, CorrectedTypeRate
 from .claims import (
     AnswerAnalysis,
     Citation,
@@ -89,6 +89,7 @@ __all__ = [
     "ComparisonSummary",
     "CorrectedChange",
     "CorrectedRate",
+    "CorrectedTypeRate",
     "Document",
     "EXIT_BAD_INPUT",
     "EXIT_CODES",

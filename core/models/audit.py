@@ -115,3 +115,35 @@ class CorrectedChange(Record):
     paired: bool = Field(description="Paired over cases (else independent samples).")
     n_cases: int = Field(description="Cases both rates count (paired) or 0 (independent).")
     complete: bool = Field(description="Both systems' audit samples are completely labelled.")
+
+
+class CorrectedTypeRate(Record):
+    """A claim-type rate (fabrications or contradictions per claim, pooled) corrected by the
+    same audit sample as the answer rate (``scoring.corrected_types``).
+
+    The audit labels whole answers: FAITHFUL removes the judge's claims of the type from the
+    answer, HALLUCINATED keeps the types in force (claim overrides fix a type), and an answer
+    the judge missed has a type nobody recorded: the interval spans none to one claim of the
+    type there (``n_unknown``), so it covers the truth whatever that type is.
+    """
+
+    system: str
+    kind: Literal["fabrication", "contradiction"]
+    judge_rate: float | None = Field(description="The judge's rate (effective verdicts).")
+    n_claims: int = Field(description="Claims of the rated answers: the rate's denominator.")
+    n_labelled: int = Field(description="Labelled answers of the audit sample in force.")
+    n_unknown: int = Field(
+        default=0,
+        description="Labelled answers a reviewer flagged where the judge found no hallucinated "
+        "claim: their type is unknown, counted 0 at the interval's low end and 1 at its high.",
+    )
+    estimate: float | None = Field(
+        default=None, description="Midpoint of the corrected rates with those counted 0 and 1."
+    )
+    ci_low: float | None = None
+    ci_high: float | None = None
+    confidence: float = 0.95
+    first_look: int = Field(default=0, description="As CorrectedRate.first_look.")
+    eligible: int = Field(default=0, description="As CorrectedRate.eligible.")
+    beyond_look: int = Field(default=0, description="As CorrectedRate.beyond_look.")
+    complete: bool = Field(default=False, description="Every sampled answer is labelled.")

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from .audit import CorrectedChange, CorrectedRate
+from .audit import CorrectedChange, CorrectedRate, CorrectedTypeRate
 from .claims import AnswerAnalysis, VerdictCounts
 from .record import Record
 from .suite import Case, Document
@@ -97,6 +97,14 @@ class SystemRates(Record):
         description="Answers with a hallucination corrected by the reviewed audit sample "
         "(prediction-powered); None until a reviewed report has an audit sample.",
     )
+    corrected_fabrication: CorrectedTypeRate | None = Field(
+        default=None,
+        description="fabrication_rate corrected by the same audit sample; None without one.",
+    )
+    corrected_contradiction: CorrectedTypeRate | None = Field(
+        default=None,
+        description="contradiction_rate corrected by the same audit sample; None without one.",
+    )
 
     def gated_rate(self, measure: GateMeasure) -> tuple[float | None, Interval | None]:
         """The rate and interval of one measure: answers with a hallucination or claims."""
@@ -115,10 +123,16 @@ class RateChange(Record):
     resamples: int
     seed: int
     n_cases: int
+    method: Literal["bootstrap", "newcombe"] = Field(
+        default="bootstrap",
+        description="bootstrap: percentile interval of a paired bootstrap over cases; newcombe: "
+        "Newcombe's paired interval of a change of shares (the abstention change: never zero "
+        "width while few cases differ).",
+    )
 
 
 def ci_bounds(
-    interval: Interval | RateChange | CorrectedRate | CorrectedChange | None,
+    interval: Interval | RateChange | CorrectedRate | CorrectedChange | CorrectedTypeRate | None,
 ) -> tuple[float | None, float | None]:
     """The (low, high) ends of a rate's interval or of a change's, (None, None) when absent."""
     if interval is None:

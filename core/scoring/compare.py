@@ -13,10 +13,12 @@ from ..models import (
     ComparisonSummary,
     CorrectedChange,
     HallucinationType,
+    RateChange,
     Shift,
     SystemRates,
 )
 from .corrected import corrected_in_force
+from .intervals import paired_share_change
 from .metrics import (
     abstained,
     blocking_claims,
@@ -71,6 +73,7 @@ def compare_systems(
             pairs["abstain"][side].append(o.abstention)
     n, seed = policy.bootstrap_resamples, policy.seed
     change = paired_bootstraps(pairs, n, seed, policy.confidence)
+    change["abstain"] = abstention_change(change["abstain"], pairs["abstain"], policy.confidence)
     gated = change["answers"] if policy.gate_on == "answers" else change["claims"]
     new_types = [HallucinationType(t) for t in sorted(typ[candidate]) if typ[baseline][t] == 0]
     all_tags = sorted({t for c in cases for t in c.tags})
@@ -100,4 +103,19 @@ def compare_systems(
         type_shift=_shift(typ[baseline], typ[candidate], [t.value for t in HallucinationType]),
         tag_shift=_shift(tag[baseline], tag[candidate], all_tags),
         regression_detected=regression,
+    )
+
+
+def abstention_change(
+    bootstrap: RateChange, pairs: tuple[list, list], confidence: float
+) -> RateChange:
+    """The abstention change with Newcombe's paired interval in place of the bootstrap's:
+    abstentions are a share of the same cases on both sides (pairing kept whoever abstains),
+    and with no case differing the bootstrap's interval has zero width ("+0.0 % (+0.0 % to
+    +0.0 %)"), Newcombe's keeps the uncertainty of a share of n (``intervals``)."""
+    ends = paired_share_change(pairs[0], pairs[1], confidence)
+    if ends is None:
+        return bootstrap
+    return bootstrap.model_copy(
+        update={"ci_low": ends[0], "ci_high": ends[1], "method": "newcombe"}
     )

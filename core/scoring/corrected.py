@@ -132,7 +132,7 @@ def _with_pseudo_labels(fl: np.ndarray, yl: np.ndarray) -> tuple[np.ndarray, np.
     return np.concatenate([fl, [0, 1]]), np.concatenate([yl, [1, 0]])
 
 
-class _Labels(NamedTuple):
+class SystemLabels(NamedTuple):
     """One system's answer labels: judge label per rated case, and the audited part."""
 
     judge: dict[str, int]  # case -> effective judge label, every rated answer
@@ -165,10 +165,10 @@ def first_look(
     return policy.audit_size(eligible), eligible
 
 
-def _labels(
+def system_labels(
     analyses: Sequence[AnswerAnalysis], cases: Sequence[Case], system: str, policy: Policy,
     audit: AuditInput,
-) -> _Labels:  # fmt: skip
+) -> SystemLabels:  # fmt: skip
     """One system's labels, the sample cut to the last look reached (``looks``)."""
     abstain = should_abstain_ids(cases)
     judge = _judge_labels(analyses, abstain, policy, system)
@@ -182,7 +182,7 @@ def _labels(
             truth[case_id], by_rule = judge[case_id], by_rule + 1
         elif case_id in reviewed:
             truth[case_id] = int(reviewed[case_id])
-    return _Labels(judge, truth, by_rule, sample, len(drawn) - len(sample))
+    return SystemLabels(judge, truth, by_rule, sample, len(drawn) - len(sample))
 
 
 def _precision_recall(
@@ -202,7 +202,7 @@ def corrected_rate(
     audit: AuditInput,
 ) -> CorrectedRate:
     """One system's audit-corrected answers with a hallucination (module doc)."""
-    lab = _labels(analyses, cases, system, policy, audit)
+    lab = system_labels(analyses, cases, system, policy, audit)
     labelled = list(lab.truth)
     k, total = first_look(analyses, cases, policy)
     est = ppi_mean(
@@ -248,8 +248,8 @@ def corrected_change(
 ) -> CorrectedChange:
     """Candidate − baseline of the corrected rates: paired over cases when both count the
     same cases and have the same ones labelled, else independent (module doc)."""
-    b = _labels(analyses, cases, baseline.system, policy, audit)
-    c = _labels(analyses, cases, candidate.system, policy, audit)
+    b = system_labels(analyses, cases, baseline.system, policy, audit)
+    c = system_labels(analyses, cases, candidate.system, policy, audit)
     paired = set(b.judge) == set(c.judge) and set(b.truth) == set(c.truth)
     if paired:
         labelled = list(b.truth)

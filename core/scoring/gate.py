@@ -17,6 +17,7 @@ from ..models import (
     ComparisonSummary,
     CorrectedChange,
     CorrectedRate,
+    CorrectedTypeRate,
     GateDecision,
     GateReason,
     GateStatus,
@@ -95,7 +96,7 @@ def _ids(claims: Sequence[ClaimJudgement]) -> str:
 
 
 def _evidence(
-    figure: Interval | RateChange | CorrectedRate | CorrectedChange | None,
+    figure: Interval | RateChange | CorrectedRate | CorrectedChange | CorrectedTypeRate | None,
     estimate: float | None,
     n: int,
     corrected: bool = False,
@@ -164,37 +165,34 @@ def _rate_reasons(
         ("max_abstention_rate", "abstention rate", _evidence(
             rates.abstention_interval, rates.abstention_rate, rates.n_expected_answers,
             unit="cases")),
-        ("max_fabrication_rate", "fabrication rate", _evidence(
-            rates.fabrication_interval, rates.fabrication_rate, rates.n_answers, unit="cases")),
-        ("max_contradiction_rate", "contradiction rate", _evidence(
-            rates.contradiction_interval, rates.contradiction_rate, rates.n_answers,
-            unit="cases")),
+        _type_check(rates, "fabrication", on_corrected),
+        _type_check(rates, "contradiction", on_corrected),
     ]  # fmt: skip
     out = []
     for rule, label, ev in checks:
         limit = getattr(policy, rule)
         r = rate_reason(rule, f"{system} {label}", ev, limit, policy)
-        if r is not None and on_corrected and rule in _JUDGE_ONLY:
-            r = _reported_only(r)
         if r is not None:
             out.append(r)
     return out
 
 
-_JUDGE_ONLY = ("max_fabrication_rate", "max_contradiction_rate")
-
-
-def _reported_only(reason: GateReason) -> GateReason:
-    """A claim-type limit while the gate reads the audit-corrected figures: the audit labels
-    whole answers, not claim types, so this figure stays the judge's and cannot gate alone
-    (a fabrication or contradiction the reviewers confirm is in the corrected rate)."""
-    return reason.model_copy(
-        update={
-            "status": GateStatus.PASSED,
-            "why": "",
-            "message": f"{reason.message} [reads the judge's figure, which the audit does not "
-            "correct: reported, not gated, while gating on the corrected figures]",
-        }
+def _type_check(rates: SystemRates, kind: str, on_corrected: bool) -> tuple[str, str, RuleEvidence]:
+    """A claim-type limit's rule, label and evidence: the audit-corrected rate while the gate
+    reads the corrected figures (``scoring.corrected_types``), else the judge's."""
+    rule = f"max_{kind}_rate"
+    fixed = getattr(rates, f"corrected_{kind}")
+    if on_corrected and fixed is not None:
+        ev = _evidence(fixed, fixed.estimate, fixed.n_labelled, corrected=True)._replace(
+            first_look=fixed.first_look, eligible=fixed.eligible, beyond_look=fixed.beyond_look,
+            left=rates.n_answers - fixed.n_labelled - fixed.beyond_look,
+        )  # fmt: skip
+        return rule, f"{kind} rate, review-corrected", ev
+    interval = getattr(rates, f"{kind}_interval")
+    return (
+        rule,
+        f"{kind} rate",
+        _evidence(interval, getattr(rates, f"{kind}_rate"), rates.n_answers, unit="cases"),
     )
 
 

@@ -6,12 +6,13 @@ gate decision from effective verdicts; the engine calls it once after judging.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from ..inputs.policy import Policy
 from ..models import (
     AnswerAnalysis,
     AuditInput,
+    Case,
     ClaimJudgement,
     JudgeFailure,
     Mode,
@@ -20,6 +21,7 @@ from ..models import (
 from .abstention import abstention_of
 from .compare import compare_systems
 from .corrected import corrected_change, corrected_rate
+from .corrected_types import corrected_type_rate
 from .gate import decide
 from .metrics import answer_metrics, system_rates
 from .pairwise_gate import apply_pairwise
@@ -106,9 +108,7 @@ def rescore(
     change = None
     if audit is not None and report.mode != Mode.PAIRWISE:
         rates = {
-            s: r.model_copy(
-                update={"corrected": corrected_rate(analyses, report.cases, s, policy, audit)}
-            )
+            s: r.model_copy(update=_corrected(analyses, report.cases, s, policy, audit))
             for s, r in rates.items()
         }
     comparison = None
@@ -141,3 +141,20 @@ def rescore(
             "policy": policy.model_dump(mode="json"),
         }
     )
+
+
+def _corrected(
+    analyses: Sequence[AnswerAnalysis], cases: Sequence[Case], system: str, policy: Policy,
+    audit: AuditInput,
+) -> dict[str, object]:  # fmt: skip
+    """One system's audit-corrected figures: answers with a hallucination, fabrications and
+    contradictions (every gated figure the audit can correct)."""
+    return {
+        "corrected": corrected_rate(analyses, cases, system, policy, audit),
+        "corrected_fabrication": corrected_type_rate(
+            analyses, cases, system, "fabrication", policy, audit
+        ),
+        "corrected_contradiction": corrected_type_rate(
+            analyses, cases, system, "contradiction", policy, audit
+        ),
+    }

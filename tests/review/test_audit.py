@@ -33,6 +33,7 @@ FALSE_ALARMS = {f"k{i}" for i in range(4, 20)}  # the judge over-reads the candi
 def wide_report(run_id: str = RUN, audit_seed: int | None = 11, **knobs) -> RunReport:
     """A compare run over 40 cases, one LOW claim an answer: the judge flags k0-k3 in both
     systems and also k4-k19 in the candidate (false alarms), so its change is +40%."""
+    knobs = {"max_abstention_increase": None, **knobs}  # 0 of 40 cannot show under 5 points
     policy = Policy(
         block_on_severity=None, max_contradiction_rate=None, max_fabrication_rate=None, **knobs
     )

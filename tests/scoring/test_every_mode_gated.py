@@ -1,11 +1,11 @@
 """Every mode gated: a single-system run that answers junk never PASSES, and while the gate
-reads the corrected figures the judge's uncorrected claim-type figures cannot gate alone."""
+reads the corrected figures the claim-type limits read the corrected claim-type rates."""
 
 from __future__ import annotations
 
 import pytest
 from halgate.inputs.policy import Policy
-from halgate.models import Case, CorrectedRate, GateStatus
+from halgate.models import Case, CorrectedRate, CorrectedTypeRate, GateStatus
 from halgate.scoring.gate import decide
 from halgate.scoring.metrics import system_rates
 
@@ -43,7 +43,7 @@ def test_mostly_junk_fails_and_a_clean_system_passes_under_the_default_limit():
     assert Policy().max_abstention_rate == 0.5
 
 
-def test_claim_type_limits_cannot_gate_alone_on_corrected_figures():
+def test_claim_type_limits_read_the_corrected_figures_while_the_gate_does():
     policy = Policy(require_review_before_pass=False, gate_on_corrected=True,
                     max_fabrication_rate=0.01)  # fmt: skip
     cases = [Case(case_id=f"c{i}", question="q") for i in range(40)]
@@ -60,8 +60,22 @@ def test_claim_type_limits_cannot_gate_alone_on_corrected_figures():
         system="output", judge_rate=0.25, n_answers=40, n_sample=30, n_labelled=30,
         complete=True, estimate=0.02, std_error=0.01, ci_low=0.0, ci_high=0.05,
     )  # fmt: skip
-    audited = decide(analyses, cases, policy, "output",
-                     rates.model_copy(update={"corrected": corrected}))  # fmt: skip
+    # the reviewers found the judge's fabrications false alarms: corrected 0.0-0.8 %
+    fixed = CorrectedTypeRate(
+        system="output", kind="fabrication", judge_rate=0.25, n_claims=40, n_labelled=30,
+        estimate=0.002, ci_low=0.0, ci_high=0.008, complete=True,
+    )  # fmt: skip
+    clean = fixed.model_copy(update={"kind": "contradiction", "judge_rate": 0.0, "estimate": 0.0})
+    update = {"corrected": corrected, "corrected_fabrication": fixed,
+              "corrected_contradiction": clean}  # fmt: skip
+    audited = decide(analyses, cases, policy, "output", rates.model_copy(update=update))
     fab = next(r for r in audited.reasons if r.rule == "max_fabrication_rate")
-    assert fab.status == GateStatus.PASSED and "reported, not gated" in fab.message
+    assert fab.status == GateStatus.PASSED and "review-corrected" in fab.message
     assert audited.status == GateStatus.PASSED
+    # the reviewers confirmed them: the corrected interval lies above the limit
+    update["corrected_fabrication"] = fixed.model_copy(
+        update={"estimate": 0.2, "ci_low": 0.1, "ci_high": 0.3}
+    )
+    audited = decide(analyses, cases, policy, "output", rates.model_copy(update=update))
+    fab = next(r for r in audited.reasons if r.rule == "max_fabrication_rate")
+    assert fab.status == GateStatus.FAILED and "review-corrected" in fab.message

@@ -47,13 +47,15 @@ class Outcome(NamedTuple):
     pass_share: float
 
 
-def _truth(rng: np.random.Generator, change: float, base: float) -> tuple[np.ndarray, np.ndarray]:
+def _truth(
+    rng: np.random.Generator, change: float, base: float, cases: int = N_CASES
+) -> tuple[np.ndarray, np.ndarray]:
     """Baseline and candidate truths over the cases: 70 % of cases keep their outcome, the
     rest are drawn afresh at the baseline rate, then new hallucinations lift the candidate's
     rate by ``change`` (in expectation)."""
-    tb = rng.random(N_CASES) < base
-    tc = np.where(rng.random(N_CASES) < 0.7, tb, rng.random(N_CASES) < base)
-    tc |= rng.random(N_CASES) < change / (1 - base)
+    tb = rng.random(cases) < base
+    tc = np.where(rng.random(cases) < 0.7, tb, rng.random(cases) < base)
+    tc |= rng.random(cases) < change / (1 - base)
     return tb.astype(float), tc.astype(float)
 
 
@@ -63,20 +65,21 @@ def _read(rng: np.random.Generator, truth: np.ndarray, recall: float, alarms: fl
 
 
 def simulate(
-    judge: Judge, change: float, n: int, base: float = BASE_RATE, seed: int = 0
-) -> Outcome:
+    judge: Judge, change: float, n: int, base: float = BASE_RATE, seed: int = 0,
+    cases: int = N_CASES,
+) -> Outcome:  # fmt: skip
     """Coverage of the true change, share of audits that FAIL, and mean interval width."""
     covered = failed = passed = 0
     widths = []
     true_change = change  # expected over the draw: the release's own change
     for audit in range(AUDITS):
         rng = np.random.default_rng([seed, audit])
-        tb, tc = _truth(rng, change, base)
+        tb, tc = _truth(rng, change, base, cases)
         fb = _read(rng, tb, judge.recall, judge.false_alarms_baseline)
         fc = _read(rng, tc, judge.recall, judge.false_alarms_candidate)
-        labelled = rng.choice(N_CASES, n, replace=False)
+        labelled = rng.choice(cases, n, replace=False)
         g, d = fc - fb, tc - tb
-        level = level_at(POLICY.confidence, n, N_CASES, n)  # the first look of a sequential audit
+        level = level_at(POLICY.confidence, n, cases, n)  # the first look of a sequential audit
         est = ppi_mean(g, g[labelled], d[labelled], level, bounds=(-1.0, 1.0))
         assert est.low is not None and est.high is not None and est.estimate is not None
         covered += est.low <= true_change <= est.high
@@ -119,3 +122,21 @@ def test_rates_near_zero_keep_their_coverage(base):
     print(f"\nbase rate {base:.0%}, audit 30: coverage {out.coverage:.3f}, "
           f"width {out.mean_width:.3f}")  # fmt: skip
     assert out.coverage >= 0.94 and out.mean_width > 0
+
+
+def test_ten_point_regressions_need_more_cases_than_three_hundred():
+    """Issue #33 item 7 asks +10 points to FAIL in 90 % of audits of 60. At 300 cases that is
+    out of reach at any audit size: the corrected change estimates the systems' change on
+    the population of questions, and 300 cases alone leave a standard error of about 2.3
+    points (Var(y_c − y_b) ≈ 0.16), so even every case labelled FAILS a +10-point rise
+    against a 5-point limit in only about 60-65 % of audits. With 1,000 cases it takes 300
+    labels for the near-perfect judge, 600 for the rarely wrong one and 800 for the one
+    biased high (docs/gate.md, "Power")."""
+    every = simulate(JUDGES["near-perfect"], 0.10, N_CASES, seed=5)
+    print(f"\n300 cases, all labelled, +10 points: FAILED {every.fail_share:.1%}")
+    assert every.fail_share < 0.9 and every.coverage >= 0.94
+    for judge, n in (("near-perfect", 300), ("rarely wrong", 600), ("biased high", 800)):
+        out = simulate(JUDGES[judge], 0.10, n, seed=6, cases=1000)
+        print(f"{judge:>12}, 1000 cases, audit {n}, +10 points: FAILED {out.fail_share:.1%}, "
+              f"coverage {out.coverage:.3f}")  # fmt: skip
+        assert out.fail_share >= 0.9 and out.coverage >= 0.94
