@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import Any
 
 from ..review.mine import OwnReview, own_reviews
 from .rows import override_of
@@ -22,7 +22,7 @@ ORDER BY o.id DESC
 class ReviewerMixin:
     """The "my reviews" query of the Store (split out to keep one idea per module)."""
 
-    db: Database
+    db: Any
 
     def reviews_by(self, reviewer: str, limit: int | None = None) -> list[OwnReview]:
         """Every override recorded under ``reviewer``, in every run, newest first, each with
