@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 import streamlit as st
-from halgate import HalgateError
+from halgate import HalgateError, mask_url
 from halgate.dashboard import links, loaders, state
 
 VIEWS = Path(__file__).parent / "views"
@@ -40,7 +40,7 @@ def sidebar() -> None:
         st.markdown("### halgate")
         db = state.db_path()
         st.caption("Database")
-        st.text(db)
+        st.text(mask_url(db))  # a server URL never shows its password
         runs = loaders.run_rows(db)
         ids = [r.run_id for r in runs]
         current = links.linked_run(ids) or state.selected_run()  # a copied link names its run
@@ -61,4 +61,4 @@ try:
 except HalgateError as exc:
     st.error(state.plain(str(exc)))
 except sqlite3.Error as exc:
-    st.error(state.plain(f"{state.db_path()}: database error: {exc}"))
+    st.error(state.plain(f"{mask_url(state.db_path())}: database error: {exc}"))

@@ -10,8 +10,8 @@ database, and never creates one itself.
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import StoreError
