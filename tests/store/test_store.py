@@ -3,6 +3,8 @@ runs, effective verdicts, overrides, sign-offs, audit."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from halgate.errors import NotFoundError, PermissionDeniedError, StoreError, UsageError
 from halgate.models import GateStatus, HallucinationType, Severity, Verdict
@@ -234,6 +236,8 @@ def test_audit_log_records_everything_and_is_append_only(store_url, monkeypatch)
         "UPDATE overrides SET verdict = 'CONTRADICTED'",
         "DELETE FROM overrides",
         "DELETE FROM signoffs",
+        "INSERT INTO overrides (id, run_id, claim_id, comment, reviewer, created_at) "
+        "VALUES (1, 'x', 'c', 'forged', 'eve', 't') ON CONFLICT(id) DO UPDATE SET comment = 'x'",
     ):
         assert "append-only" in raw_refusal(store_url, sql)
     assert len(store.audit()) == 3
@@ -303,3 +307,30 @@ def test_a_summary_computed_by_the_caller_is_listed_and_never_replaced_by_an_old
     assert row[0] == new[-1].id > first.id
     [listed] = store.list_runs()
     assert listed.n_overrides == 2 and listed.status == GateStatus.PASSED
+
+
+def test_a_report_rewritten_behind_the_stores_back_is_altered(store_url, monkeypatch):
+    from halgate.errors import RunAlteredError
+
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
+    store, run_id = saved(store_url)
+    store.sign_off(run_id, "reject", "rita", "two contradictions")
+    _rewrite_report(store_url)  # runs is not append-only (a migration may update it), but…
+    with pytest.raises(RunAlteredError, match="ALTERED.*sign-off"):
+        store.load_report(run_id)
+    store.close()
+
+
+def _rewrite_report(url: str) -> None:
+    """Flip every verdict in the stored report with the engine's own driver."""
+    sql = "UPDATE runs SET report = replace(report, 'CONTRADICTED', 'SUPPORTED')"
+    if url.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql)
+    else:
+        raw = sqlite3.connect(url)
+        raw.execute(sql)
+        raw.commit()
+        raw.close()
