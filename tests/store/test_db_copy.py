@@ -75,3 +75,15 @@ def test_db_upgrade_on_both_engines(store_url):
     result = CliRunner().invoke(app, ["db", "upgrade", "--db", store_url])
     assert result.exit_code == 0, result.output
     assert "schema version 9" in result.output and PASSWORD not in result.output
+
+
+def test_ci_writes_a_run_to_the_team_store_and_every_command_reads_it(pg_url, tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(app, ["run", str(EXAMPLE_SUITE), "--db", pg_url, "-q"])
+    assert result.exit_code == 1, result.output  # FAILED: the example has hallucinations
+    assert "saved to postgresql://halgate_admin:***@127.0.0.1" in result.output
+    listed = runner.invoke(app, ["runs", "--db", pg_url, "--json"], env={"HALGATE_DB": ""})
+    assert listed.exit_code == 0 and '"status": "FAILED"' in listed.output
+    shown = runner.invoke(app, ["show", "latest"], env={"HALGATE_DB": pg_url})
+    assert shown.exit_code == 0 and "FAILED" in shown.output
+    assert PASSWORD not in result.output + listed.output + shown.output
