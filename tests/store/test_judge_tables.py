@@ -75,3 +75,11 @@ def test_the_dialect_adapter_spells_sqlite_sql_for_postgresql():
     assert to_postgres("SELECT json_extract(s.effective, '$.version') FROM s ORDER BY rowid") == (
         "SELECT CAST((s.effective)::json ->> 'version' AS NUMERIC) FROM s ORDER BY ctid"
     )
+
+
+def test_without_server_binaries_the_postgresql_tests_say_why(monkeypatch):
+    from ..pg import server
+
+    monkeypatch.setattr(server.glob, "glob", lambda pattern: [])
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert server.why_no_server() == "no PostgreSQL server binaries (apt-get install postgresql)"
