@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from halgate.cli.app import app
 from halgate.errors import StoreError
-from halgate.store import Store
+from halgate.store import SCHEMA_VERSION, Store
 from halgate.store.copy import chain_digest, copy_store, table_counts
 from typer.testing import CliRunner
 
@@ -74,7 +74,7 @@ def test_a_copy_whose_report_was_altered_on_the_way_fails_verification(example_s
 def test_db_upgrade_on_both_engines(store_url):
     result = CliRunner().invoke(app, ["db", "upgrade", "--db", store_url])
     assert result.exit_code == 0, result.output
-    assert "schema version 9" in result.output and PASSWORD not in result.output
+    assert f"schema version {SCHEMA_VERSION}" in result.output and PASSWORD not in result.output
 
 
 def test_ci_writes_a_run_to_the_team_store_and_every_command_reads_it(pg_url, tmp_path):
