@@ -9,7 +9,6 @@ The public API; the CLI and the dashboard are thin faces over these functions::
     print(report.decision.status, [r.message for r in report.decision.reasons])
 """
 
-from .database import mask_url
 from .errors import (
     HalgateError,
     NotFoundError,
@@ -50,7 +49,6 @@ from .selftest import SelftestReport, selftest_suite
 from .store import Store
 
 __all__ = [
-    "mask_url",
     "AnswerAnalysis",
     "Citation",
     "Claim",

@@ -11,8 +11,9 @@ import sqlite3
 from pathlib import Path
 
 import streamlit as st
-from halgate import HalgateError, mask_url
+from halgate import HalgateError
 from halgate.dashboard import links, loaders, state
+from halgate.database import mask_url
 
 VIEWS = Path(__file__).parent / "views"
 # A file shipped with the package, served by this server: a ":material/...:" page icon makes

@@ -24,6 +24,13 @@ class ReviewerMixin:
 
     db: Any
 
+    def last_change(self) -> int:
+        """Id of the newest audit-log entry: every write (a run saved, a review, a sign-off)
+        makes one in its transaction, so a screen that saw this number has seen every write
+        until then (the dashboard's cache key on a PostgreSQL store, where no file changes)."""
+        (newest,) = self.db.execute("SELECT coalesce(max(id), 0) FROM audit_log").fetchone()
+        return int(newest)
+
     def reviews_by(self, reviewer: str, limit: int | None = None) -> list[OwnReview]:
         """Every override recorded under ``reviewer``, in every run, newest first, each with
         its run's suite, what it did and whether it is still in force; at most ``limit``.

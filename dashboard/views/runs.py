@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
-from halgate import mask_url
 from halgate.dashboard import actions, components, loaders, state
+from halgate.database import mask_url
 from halgate.judges import judge_names
 from halgate.models import Mode, RunRow
 from halgate.present import (
