@@ -13,6 +13,7 @@ from pathlib import Path
 import streamlit as st
 from halgate import HalgateError
 from halgate.dashboard import links, loaders, state
+from halgate.database import mask_url
 
 VIEWS = Path(__file__).parent / "views"
 # A file shipped with the package, served by this server: a ":material/...:" page icon makes
@@ -40,7 +41,7 @@ def sidebar() -> None:
         st.markdown("### halgate")
         db = state.db_path()
         st.caption("Database")
-        st.text(db)
+        st.text(mask_url(db))  # a server URL never shows its password
         runs = loaders.run_rows(db)
         ids = [r.run_id for r in runs]
         current = links.linked_run(ids) or state.selected_run()  # a copied link names its run
@@ -61,4 +62,4 @@ try:
 except HalgateError as exc:
     st.error(state.plain(str(exc)))
 except sqlite3.Error as exc:
-    st.error(state.plain(f"{state.db_path()}: database error: {exc}"))
+    st.error(state.plain(f"{mask_url(state.db_path())}: database error: {exc}"))

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
+from halgate.database import is_server_url
 from halgate.models import JudgeAgreement, Override, RunReport, RunRow, SignOff
 from halgate.present import claims_frame, judge_health_row
 from halgate.review import OwnReview, ReviewedRun, ReviewQueue, review_run
@@ -36,6 +37,9 @@ def db_version(db: str) -> tuple[int, ...]:
     SQLite in WAL mode appends to ``-wal`` and folds it back at checkpoints, so the pair of
     modification times covers both; it costs two ``stat`` calls, not a query.
     """
+    if is_server_url(db):  # no file to stat: the newest audit entry (every write makes one)
+        with Store(db) as store:
+            return (store.last_change(),)
     stamps: list[int] = []
     for suffix in ("", "-wal"):
         try:

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from halgate.models import ClaimJudgement, HallucinationType, Severity, Verdict
 
+from .pg.fixtures import pg_server, pg_url, store_url  # noqa: F401 (fixtures)
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_SUITE = REPO / "data" / "examples" / "acme-helpdesk"
 SHARED_BENCHMARKS = REPO.parent / "shared" / "benchmarks"

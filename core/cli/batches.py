@@ -8,7 +8,6 @@ the batch, from the inputs recorded with it, exactly as re-running that command 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -31,7 +30,7 @@ app.add_typer(
 )
 
 DbOpt = Annotated[
-    Path,
+    str,
     typer.Option(
         "--db",
         envvar="HALGATE_DB",
@@ -55,7 +54,7 @@ LOCAL_STATE = {
 @batches_app.callback(invoke_without_command=True)
 def batches(
     ctx: typer.Context,
-    db: DbOpt = Path("halgate.db"),
+    db: DbOpt = "halgate.db",
     every: Annotated[
         bool, typer.Option("--all", help="Also list batches already finished or failed.")
     ] = False,
@@ -134,7 +133,7 @@ def check_configured_endpoint(batch_id: str, recorded: str | None) -> None:
 @batches_app.command("collect", short_help="Finish the run of a completed batch.")
 def collect_batch(
     batch_id: Annotated[str, typer.Argument(help="The batch id, as `halgate batches` lists it.")],
-    db: DbOpt = Path("halgate.db"),
+    db: DbOpt = "halgate.db",
     base_url: BaseUrlOpt = None,
     api_key: ApiKeyOpt = None,
     api_key_file: ApiKeyFileOpt = None,
@@ -158,6 +157,10 @@ def collect_batch(
     except HalgateError as exc:
         raise fail(exc) from None
     inputs = dataclasses.replace(
-        inputs, quiet=quiet or inputs.quiet, batch_api=True, base_url=base_url or inputs.base_url
+        inputs,
+        quiet=quiet or inputs.quiet,
+        batch_api=True,
+        base_url=base_url or inputs.base_url,
+        db=db,  # where the batch was read from (a record never keeps a server's password)
     )
     perform_run(inputs, key)

@@ -19,6 +19,7 @@ from typing import Annotated
 
 import typer
 
+from ..database import parse_target, target_exists
 from ..inputs.archive import MAX_ARCHIVE_BYTES
 from .app import app, err
 
@@ -48,13 +49,14 @@ def streamlit_command(app_file: Path, port: int, address: str) -> list[str]:
 @app.command(short_help="Serve the review dashboard on a database.")
 def dashboard(
     db: Annotated[
-        Path,
+        str,
         typer.Option(
             "--db",
             envvar="HALGATE_DB",
-            help="Review database to open. Default: $HALGATE_DB, else ./halgate.db.",
+            help="Review database to open: a SQLite file or postgresql://USER@HOST/DB. "
+            "Default: $HALGATE_DB, else ./halgate.db.",
         ),
-    ] = Path("halgate.db"),
+    ] = "halgate.db",
     port: Annotated[
         int, typer.Option("--port", "-p", min=1, max=65535, help="Port to serve on (1-65535).")
     ] = 8501,
@@ -67,13 +69,16 @@ def dashboard(
     ] = "127.0.0.1",
 ) -> None:
     """Serve the review dashboard (triage, overrides, sign-off) on the review database."""
-    db = db.expanduser().resolve()
-    if not db.exists():
+    target = parse_target(db)
+    if target.path is not None:
+        db = str(target.path.expanduser().resolve())
+        target = parse_target(db)
+    if not target_exists(target):
         err.print(f"note: {db} does not exist yet; it will be created", markup=False)
-    env = {**os.environ, "HALGATE_DB": str(db)}
+    env = {**os.environ, "HALGATE_DB": db}
     with as_file(files("halgate.dashboard") / "app.py") as app_file:
         cmd = streamlit_command(app_file, port, address)
-        err.print(f"halgate dashboard on http://{address}:{port} (database {db})", markup=False)
+        err.print(f"halgate dashboard on http://{address}:{port} (database {target})", markup=False)
         if os.name == "posix":
             # Become the server: signals (Ctrl-C, a test's terminate) reach Streamlit directly.
             sys.stdout.flush()

@@ -65,7 +65,7 @@ def eval_judge(
         ),
     ] = False,
     db: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             help="With --by-rule, instead of a suite or benchmark: a review database whose "
             "run (--run) is scored on its reviewers' overrides and audit labels."
@@ -147,7 +147,7 @@ def _by_rule(
     return by_rule_result(labelled_claims(*judge_labelled_suite(load_suite(suite), judge)))
 
 
-def _by_rule_store(db: Path, run: str | None) -> tuple[str, dict[str, Any]]:
+def _by_rule_store(db: str, run: str | None) -> tuple[str, dict[str, Any]]:
     """Per-rule figures of a stored run on its reviewers' labels (the newest run without
     --run)."""
     from ..evaluation.by_rule import by_rule_result, store_claims

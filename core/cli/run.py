@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..database import mask_text, parse_target
 from ..errors import HalgateError, StoreError, UsageError
 from ..models import Mode, RunReport
 from .app import app, err, fail, out
@@ -58,7 +59,7 @@ class RunInputs:
     judge: str | None = None
     out_path: Path | None = None
     quiet: bool = False
-    db: Path = Path("halgate.db")
+    db: str = "halgate.db"
     no_save: bool = False
     model: str | None = None
     base_url: str | None = None
@@ -73,8 +74,10 @@ class RunInputs:
         from ..judges.llm.config import public_url
 
         data = dataclasses.asdict(self)
-        for name in ("suite", "policy", "out_path", "db"):
+        for name in ("suite", "policy", "out_path"):
             data[name] = str(Path(data[name]).resolve()) if data[name] is not None else None
+        target = parse_target(self.db)  # never a server's password: the record is stored
+        data["db"] = target.display if target.is_server else str(Path(self.db).resolve())
         data["mode"] = self.mode.value
         data["base_url"] = public_url(self.base_url)
         return data
@@ -84,7 +87,7 @@ class RunInputs:
         """The inputs recorded by ``record`` (unknown keys, from another version, dropped)."""
         known = {f.name for f in dataclasses.fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
-        for name in ("suite", "policy", "out_path", "db"):
+        for name in ("suite", "policy", "out_path"):
             if values.get(name) is not None:
                 values[name] = Path(values[name])
         if "mode" in values:
@@ -98,7 +101,7 @@ def check_run_options(
     candidate: str,
     policy: Path | None,
     out_path: Path | None,
-    db: Path | None,
+    db: str | None,
 ) -> None:
     """Refuse options that would fail only after judging (exit 4 before any work)."""
     from ..run.engine import check_two_systems
@@ -113,7 +116,7 @@ def check_run_options(
         check_db_target(db, "--db")
 
 
-def _save(report: RunReport, db: Path, out_path: Path | None) -> None:
+def _save(report: RunReport, db: str, out_path: Path | None) -> None:
     """Save the run; a database that fails now is one clear error, and a report file
     written for this run is removed again so that nothing is left behind."""
     from ..store import Store
@@ -125,7 +128,7 @@ def _save(report: RunReport, db: Path, out_path: Path | None) -> None:
         if out_path is not None:
             out_path.unlink(missing_ok=True)
         if isinstance(exc, sqlite3.Error):
-            raise StoreError(f"--db {db}: cannot save the run: {exc}") from None
+            raise StoreError(f"--db {mask_text(db)}: cannot save the run: {exc}") from None
         raise
 
 
@@ -173,14 +176,15 @@ def run(
         bool, typer.Option("--quiet", "-q", help="Do not show the judging progress bar.")
     ] = False,
     db: Annotated[
-        Path,
+        str,
         typer.Option(
             "--db",
             envvar="HALGATE_DB",
             help="Review database the run is saved to (and the LLM cache and Batch API batches "
-            "are kept in). Default: $HALGATE_DB, else ./halgate.db.",
+            "are kept in): a SQLite file or postgresql://USER@HOST/DB. Default: $HALGATE_DB, "
+            "else ./halgate.db.",
         ),
-    ] = Path("halgate.db"),
+    ] = "halgate.db",
     no_save: Annotated[
         bool, typer.Option("--no-save", help="Do not save the run to the review database.")
     ] = False,
@@ -301,5 +305,5 @@ def perform_run(inputs: RunInputs, api_key: str | None, dry_run: bool = False) -
     if out_path:
         out.print(f"report written to {out_path}", markup=False)
     if not i.no_save:
-        out.print(f"run {report.run_id} saved to {db}", markup=False)
+        out.print(f"run {report.run_id} saved to {parse_target(db)}", markup=False)
     raise typer.Exit(report.decision.exit_code)

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..database import mask_text, parse_target, target_exists
 from ..errors import HalgateError, StoreError
 from ..store import Store
 from .app import app, fail, out
@@ -29,7 +30,8 @@ def _db(purpose: str) -> Any:
     return typer.Option(
         "--db",
         envvar="HALGATE_DB",
-        help=f"Review database (SQLite) {purpose}. Default: $HALGATE_DB, else ./halgate.db.",
+        help=f"Review database {purpose}: a SQLite file (a path or sqlite:///PATH) or a "
+        "PostgreSQL store (postgresql://USER@HOST/DB). Default: $HALGATE_DB, else ./halgate.db.",
     )
 
 
@@ -63,22 +65,23 @@ class SignOffChoice(StrEnum):
 
 
 @contextmanager
-def store_at(db: Path, create: bool = False) -> Iterator[Store]:
+def store_at(db: str | Path, create: bool = False) -> Iterator[Store]:
     """A store for one command; a missing file is an error unless the command creates runs."""
     try:
-        if not create and not db.exists():
-            raise StoreError(f"{db}: no review database here (run `halgate run SUITE` or --db)")
-        with Store(db) as store:
+        target = parse_target(db)
+        if not create and not target_exists(target):
+            raise StoreError(f"{target}: no review database here (run `halgate run SUITE` or --db)")
+        with Store(target) as store:
             yield store
     except HalgateError as exc:
         raise fail(exc) from None
     except sqlite3.Error as exc:  # disk full, locked past the busy timeout, read-only file
-        raise fail(StoreError(f"{db}: database error: {exc}")) from None
+        raise fail(StoreError(f"{mask_text(str(db))}: database error: {exc}")) from None
 
 
 @app.command("runs", short_help="List stored runs with status and review progress.")
 def list_runs(
-    db: Annotated[Path, _db("whose runs to list")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("whose runs to list")] = DEFAULT_DB,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per run instead of a table.")
     ] = False,
@@ -97,7 +100,7 @@ def list_runs(
 @app.command(short_help="Summary of a run from effective verdicts.")
 def show(
     run_id: Annotated[str, _run_arg("to summarise")],
-    db: Annotated[Path, _db("holding the run")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run")] = DEFAULT_DB,
 ) -> None:
     """Summary of a run from effective verdicts, its overrides, judge agreement and sign-offs."""
     from ..reports.review_text import agreement_lines, override_line, signoff_lines
@@ -122,7 +125,7 @@ def show(
 @app.command(short_help="The review queue of a run: severe claims, pairs, audit sample.")
 def review(
     run_id: Annotated[str, _run_arg("whose review queue to list")],
-    db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run and its overrides")] = DEFAULT_DB,
     pending: Annotated[
         bool,
         typer.Option(
@@ -206,7 +209,7 @@ def override(
             "hallucinated (some claim is not backed by the sources) or faithful."
         ),
     ] = None,
-    db: Annotated[Path, _db("the override is appended to")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("the override is appended to")] = DEFAULT_DB,
 ) -> None:
     """Correct or confirm one claim (no --verdict/--type/--severity = confirm), decide a
     pairwise case with --preference A|B|TIE, or label an audited answer with --label
@@ -245,7 +248,7 @@ def reviews(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="List only this many, the newest.")
     ] = None,
-    db: Annotated[Path, _db("whose overrides to list")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("whose overrides to list")] = DEFAULT_DB,
 ) -> None:
     """Every override recorded under a reviewer's name, in every run, newest first: run,
     suite, item, what it did, whether it is still in force, comment and time."""
@@ -259,7 +262,7 @@ def reviews(
 @app.command(short_help="Decide a stored run; exit with the gate's code.")
 def gate(
     run_id: Annotated[str, _run_arg("to decide")],
-    db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run and its overrides")] = DEFAULT_DB,
 ) -> None:
     """Decide from effective verdicts; exit 0 pass, 1 fail, 2 harness, 3 review, 4 input."""
     from ..reports.review_text import decision_lines
@@ -309,7 +312,7 @@ def signoff(
             "HARNESS_ERROR); recorded with the sign-off. Without it such an approval is refused.",
         ),
     ] = False,
-    db: Annotated[Path, _db("the sign-off is appended to")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("the sign-off is appended to")] = DEFAULT_DB,
 ) -> None:
     """Approve or reject a run as a release manager.
 
@@ -344,7 +347,7 @@ def export(
         Path | None,
         typer.Option("--out", "-o", help="Write the export to this file (default: stdout)."),
     ] = None,
-    db: Annotated[Path, _db("holding the run and its overrides")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run and its overrides")] = DEFAULT_DB,
 ) -> None:
     """Export a run with overrides applied (json, markdown, junit, csv or html), each showing
     the judge's verdict beside the reviewed one, who reviewed and when, and the sign-off."""
@@ -369,7 +372,7 @@ def audit(
     run_id: Annotated[
         str | None, typer.Argument(help="Show only this run's entries (default: every run).")
     ] = None,
-    db: Annotated[Path, _db("whose audit log to print")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("whose audit log to print")] = DEFAULT_DB,
 ) -> None:
     """The append-only audit log: every saved run, override and sign-off with who and when."""
     with store_at(db) as store:

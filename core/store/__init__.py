@@ -9,6 +9,7 @@ Typical use (CLI and dashboard alike)::
         decision = store.effective_report(run_id).decision
 """
 
+from ..database import own_schema
 from ..models.review import (
     AgreementCell,
     AuditEntry,
@@ -20,9 +21,12 @@ from ..models.review import (
     SignOffDecision,
 )
 from ..review.effective import apply_override, effective_report, judge_agreement
+from .connect import migrate_target
 from .preflight import check_db_folder, check_db_target, writable_target
 from .schema import SCHEMA_VERSION
 from .store import Store
+
+own_schema(migrate_target)  # the judges' tables are the store's: migrated before use
 
 __all__ = [
     "SCHEMA_VERSION",

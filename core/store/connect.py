@@ -1,5 +1,8 @@
 """Open the review database: migrated for writing, or read-only when the disk is full.
 
+A ``postgresql://`` target opens a ``PgDatabase`` instead, checked and migrated the same way
+(``open_server``); the rest of this module is about SQLite files.
+
 WAL mode must create its side files (``-wal``, ``-shm``) to open a database, so on a full
 disk (or a read-only mount) every read command used to fail. When SQLite says the file
 cannot be written, it is opened as it is (``mode=ro&immutable=1``: no side files, no
@@ -14,12 +17,34 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from ..database import DbTarget, PgDatabase
 from ..errors import StoreError
 from .schema import check_current, check_version, migrate
 
 # SQLite's words for a file it may read but not write (a lock past the busy timeout is not
 # one: that file is opened normally by the next command).
 CANNOT_WRITE = ("disk I/O error", "disk is full", "readonly", "unable to open database file")
+
+
+def open_server(target: DbTarget, timeout: float) -> PgDatabase:
+    """A migrated PostgreSQL store (never read-only: a server has no full-disk fallback)."""
+    db = PgDatabase(target.url or "", timeout)
+    try:
+        check_version(db, target.display)
+        migrate(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def migrate_target(target: DbTarget) -> None:
+    """Bring a database up to the schema and close it: what ``halgate.database`` runs before
+    it hands the judges (cache, Batch API state) a connection to the store's tables."""
+    if target.is_server:
+        open_server(target, 30.0).close()
+    elif target.path is not None:
+        open_database(target.path, 30.0)[0].close()
 
 
 def open_database(path: Path, timeout: float) -> tuple[Database, bool]:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-
-from sqlite_utils import Database
+from typing import Any
 
 from ..errors import RunAlteredError
 from ..models import RunReport
@@ -32,7 +31,7 @@ class StoredRun:
     recorded_hash: str | None
 
 
-def read_run(db: Database, run_id: str) -> StoredRun:
+def read_run(db: Any, run_id: str) -> StoredRun:
     """The stored report text and its recorded hash."""
     text, digest = db.execute(
         "SELECT report, report_hash FROM runs WHERE run_id = ?", [run_id]
@@ -40,7 +39,7 @@ def read_run(db: Database, run_id: str) -> StoredRun:
     return StoredRun(run_id, text or "", digest)
 
 
-def _logged_hashes(db: Database, run_id: str) -> list[str]:
+def _logged_hashes(db: Any, run_id: str) -> list[str]:
     """The report hashes the audit log recorded when the run was saved (none for old runs)."""
     rows = db.execute(
         "SELECT detail FROM audit_log WHERE run_id = ? AND action = 'save_run'", [run_id]
@@ -56,7 +55,7 @@ def _logged_hashes(db: Database, run_id: str) -> list[str]:
     return found
 
 
-def _signed(db: Database, run_id: str) -> list[tuple[int, str, str, str | None]]:
+def _signed(db: Any, run_id: str) -> list[tuple[int, str, str, str | None]]:
     """(id, decision, reviewer, approved report hash) of every sign-off of the run."""
     rows = db.execute(
         "SELECT id, decision, reviewer, report_hash FROM signoffs WHERE run_id = ? ORDER BY id",
@@ -65,7 +64,7 @@ def _signed(db: Database, run_id: str) -> list[tuple[int, str, str, str | None]]
     return [(int(r[0]), str(r[1]), str(r[2]), r[3]) for r in rows]
 
 
-def verified_report(db: Database, stored: StoredRun) -> tuple[RunReport, str]:
+def verified_report(db: Any, stored: StoredRun) -> tuple[RunReport, str]:
     """The report and its hash, or RunAlteredError saying what no longer matches."""
     try:
         report = RunReport.model_validate_json(stored.text)

@@ -7,6 +7,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from ..database import DbTarget, PgDatabase, parse_target
 from ..errors import StoreError, UsageError
 from .schema import SCHEMA_VERSION, newer_schema_error
 
@@ -33,8 +34,13 @@ def writable_target(path: Path, option: str) -> None:
 
 def check_db_folder(path: Path | str, option: str = "--db") -> None:
     """Raise UsageError when the database's folder does not exist: SQLite creates the file,
-    never its folder, so the run would be judged and then fail to save."""
-    folder = Path(path).parent
+    never its folder, so the run would be judged and then fail to save. (A PostgreSQL
+    store is checked when it is opened.)"""
+    target = parse_target(path)
+    if target.path is None:
+        return
+    path = target.path
+    folder = path.parent
     if not folder.is_dir():
         raise UsageError(
             f"{option} {path}: folder {folder} does not exist; create it first "
@@ -60,3 +66,14 @@ def check_db_target(path: Path | str, option: str = "--db") -> None:
         raise StoreError(f"{path}: cannot open the review database: {exc}") from None
     if found > SCHEMA_VERSION:
         raise newer_schema_error(found, str(path))
+
+
+def _check_server(target: DbTarget) -> None:
+    """Connect and compare schema versions (StoreError, password masked, if it fails)."""
+    from .schema import check_version
+
+    db = PgDatabase(target.url or "", timeout=10.0)
+    try:
+        check_version(db, target.display)
+    finally:
+        db.close()

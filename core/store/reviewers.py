@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import Any
 
 from ..review.mine import OwnReview, own_reviews
 from .rows import override_of
@@ -22,7 +22,14 @@ ORDER BY o.id DESC
 class ReviewerMixin:
     """The "my reviews" query of the Store (split out to keep one idea per module)."""
 
-    db: Database
+    db: Any
+
+    def last_change(self) -> int:
+        """Id of the newest audit-log entry: every write (a run saved, a review, a sign-off)
+        makes one in its transaction, so a screen that saw this number has seen every write
+        until then (the dashboard's cache key on a PostgreSQL store, where no file changes)."""
+        (newest,) = self.db.execute("SELECT coalesce(max(id), 0) FROM audit_log").fetchone()
+        return int(newest)
 
     def reviews_by(self, reviewer: str, limit: int | None = None) -> list[OwnReview]:
         """Every override recorded under ``reviewer``, in every run, newest first, each with

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import getpass
 import json
-import sqlite3
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, TypeVar
+
+from sqlite_utils import Database
 
 from ..errors import StoreError, UsageError
 from ..models import ClaimJudgement, RunReport
 from ..models.review import AuditEntry, Override, RunRow, SignOff
 
 E = TypeVar("E", bound=StrEnum)
+
+
+def whoami() -> str:
+    """The login name recorded as the actor of a write that names none."""
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in some containers
+        return "halgate"
 
 
 def now() -> str:
@@ -36,11 +46,24 @@ def value_or_none(value: StrEnum | None) -> str | None:
     return None if value is None else value.value
 
 
-def rowid(cursor: sqlite3.Cursor) -> int:
-    """The id SQLite gave the row an INSERT just wrote."""
-    if cursor.lastrowid is None:
+def rowid(cursor: Any) -> int:
+    """The id the database gave the row an ``INSERT … RETURNING id`` just wrote (both
+    engines; sqlite3's ``lastrowid`` has no PostgreSQL twin)."""
+    row = cursor.fetchone()
+    if row is None or row[0] is None:
         raise StoreError("the database did not report the id of the row just written")
-    return cursor.lastrowid
+    return int(row[0])
+
+
+def insert_rows(db: Any, table: str, rows: list[dict[str, Any]]) -> None:
+    """Insert many rows with the same columns in one statement (plain SQL, both engines)."""
+    names = list(rows[0])
+    sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+    values = [[r[n] for n in names] for r in rows]
+    if isinstance(db, Database):  # sqlite-utils: its sqlite3 connection
+        db.conn.executemany(sql, values)
+    else:  # PgDatabase adapts the SQL
+        db.executemany(sql, values)
 
 
 def claim_row(run_id: str, c: ClaimJudgement) -> dict[str, Any]:

@@ -1,9 +1,13 @@
 """The database schema as numbered migrations, applied when a store is opened.
 
-Each migration is a named function in one ``sqlite_utils.migrations.Migrations`` set; the
-applied names are recorded in ``_sqlite_migrations`` and the count is also written to
-``PRAGMA user_version`` so any SQLite tool can see the schema version. Never edit a released
-migration: add the next one.
+One migration history for both engines. Each migration is a named function in one
+``sqlite_utils.migrations.Migrations`` set, written in the SQL both engines share (SQLite's
+spelling; ``halgate.database.dialect`` adapts it for PostgreSQL) and called with either a
+``sqlite_utils.Database`` or a ``PgDatabase``. The applied names are recorded in
+``_sqlite_migrations`` on both (sqlite-utils applies them on SQLite, ``pg_migrations`` on
+PostgreSQL); on SQLite the count is also written to ``PRAGMA user_version`` so any SQLite tool
+can see the schema version. Append-only tables get their triggers from ``append_only``.
+Never edit a released migration: add the next one.
 """
 
 from __future__ import annotations
@@ -15,18 +19,28 @@ from datetime import UTC, datetime
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from ..database import PgDatabase
 from ..errors import StoreError
 from ..review.audit import draw_audit_seed
+from .pg_migrations import pg_applied, pg_migrate
+from .triggers import JUDGE_TABLES, append_only, no_replace
 
-MigrationFn = Callable[[Database], None]
+AnyDatabase = Database | PgDatabase
+MigrationFn = Callable[[AnyDatabase], None]
 migrations = Migrations("halgate")
 _NAMES: list[str] = []
+_STEPS: list[tuple[str, MigrationFn]] = []
 
 
 def _migration(name: str) -> Callable[[MigrationFn], MigrationFn]:
     """Register a migration under ``name``, remembering the order for version numbers."""
     _NAMES.append(name)
-    return migrations(name=name)
+
+    def register(fn: MigrationFn) -> MigrationFn:
+        _STEPS.append((name, fn))
+        return migrations(name=name)(fn)
+
+    return register
 
 
 _V1 = """
@@ -71,7 +85,7 @@ CREATE TABLE IF NOT EXISTS judge_cache (
 APPEND_ONLY = ("overrides", "signoffs", "audit_log")
 
 
-def _script(db: Database, sql: str) -> None:
+def _script(db: AnyDatabase, sql: str) -> None:
     # executescript() would COMMIT the surrounding migration transaction; run one by one.
     for statement in sql.split(";"):
         if statement.strip():
@@ -79,14 +93,14 @@ def _script(db: Database, sql: str) -> None:
 
 
 @_migration("0001_initial")
-def m0001_initial(db: Database) -> None:
+def m0001_initial(db: AnyDatabase) -> None:
     """Runs, their claims, overrides, sign-offs and the audit log."""
     _script(db, _V1)
     db.execute("PRAGMA user_version = 1")
 
 
 @_migration("0002_cache_summary_append_only")
-def m0002_cache_summary_append_only(db: Database) -> None:
+def m0002_cache_summary_append_only(db: AnyDatabase) -> None:
     """Judge cache, cached effective summary per run, indexes, append-only triggers."""
     db.execute(_JUDGE_CACHE)
     for column in ("effective TEXT", "agreement TEXT", "summary_upto INTEGER"):
@@ -95,16 +109,12 @@ def m0002_cache_summary_append_only(db: Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS signoffs_run ON signoffs(run_id)")
     db.execute("CREATE INDEX IF NOT EXISTS audit_log_run ON audit_log(run_id)")
     for table in APPEND_ONLY:
-        for op in ("UPDATE", "DELETE"):
-            db.execute(
-                f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
-                f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
-            )
+        append_only(db, table, replace=False)  # 0004 added the guard against REPLACE
     db.execute("PRAGMA user_version = 2")
 
 
 @_migration("0003_run_summaries_table")
-def m0003_run_summaries_table(db: Database) -> None:
+def m0003_run_summaries_table(db: AnyDatabase) -> None:
     """The cached run-list summary moves out of ``runs`` into its own small table.
 
     ``runs`` holds each report's full JSON (100 MB for 10,000 cases); SQLite rewrites a whole
@@ -126,7 +136,7 @@ def m0003_run_summaries_table(db: Database) -> None:
 
 
 @_migration("0004_append_only_against_replace")
-def m0004_append_only_against_replace(db: Database) -> None:
+def m0004_append_only_against_replace(db: AnyDatabase) -> None:
     """``INSERT OR REPLACE`` may not overwrite an override, sign-off or audit entry.
 
     REPLACE deletes the conflicting row without firing the delete triggers (unless
@@ -134,16 +144,12 @@ def m0004_append_only_against_replace(db: Database) -> None:
     existing id is refused before SQLite resolves the conflict, whatever the pragma says.
     """
     for table in APPEND_ONLY:
-        db.execute(
-            f"CREATE TRIGGER IF NOT EXISTS {table}_no_replace BEFORE INSERT ON {table} "
-            f"WHEN NEW.id IS NOT NULL AND EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id) "
-            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
-        )
+        no_replace(db, table)
     db.execute("PRAGMA user_version = 4")
 
 
 @_migration("0005_pair_preference_signoff_override_gate")
-def m0005_pair_preference_signoff_override_gate(db: Database) -> None:
+def m0005_pair_preference_signoff_override_gate(db: AnyDatabase) -> None:
     """An override records a pairwise decision (A, B or TIE); a sign-off records whether it
     approved a decision other than PASSED on an explicit acknowledgement."""
     db.execute("ALTER TABLE overrides ADD COLUMN preference TEXT")
@@ -152,7 +158,7 @@ def m0005_pair_preference_signoff_override_gate(db: Database) -> None:
 
 
 @_migration("0006_audit_label")
-def m0006_audit_label(db: Database) -> None:
+def m0006_audit_label(db: AnyDatabase) -> None:
     """An override records a reviewer's label of a whole answer of the audit sample
     (``audit:CASE:SYSTEM``): HALLUCINATED or FAITHFUL."""
     db.execute("ALTER TABLE overrides ADD COLUMN label TEXT")
@@ -160,7 +166,7 @@ def m0006_audit_label(db: Database) -> None:
 
 
 @_migration("0007_audit_seed")
-def m0007_audit_seed(db: Database) -> None:
+def m0007_audit_seed(db: AnyDatabase) -> None:
     """The store draws each run's audit-sample seed when it saves or imports the run; runs
     saved before get theirs drawn here, each recorded in the audit log."""
     db.execute("ALTER TABLE runs ADD COLUMN audit_seed INTEGER")
@@ -181,11 +187,21 @@ def m0007_audit_seed(db: Database) -> None:
 
 
 @_migration("0008_signoff_report_hash")
-def m0008_signoff_report_hash(db: Database) -> None:
+def m0008_signoff_report_hash(db: AnyDatabase) -> None:
     """A sign-off records the hash of the report it approved, so a report rewritten after
     the sign-off is found altered on every read (``store.integrity``)."""
     db.execute("ALTER TABLE signoffs ADD COLUMN report_hash TEXT")
     db.execute("PRAGMA user_version = 8")
+
+
+@_migration("0009_judge_tables_owned_by_store")
+def m0009_judge_tables_owned_by_store(db: AnyDatabase) -> None:
+    """The LLM judge's cache and the Batch API's state are the store's tables: created here
+    (judge code used to create them itself, with IF NOT EXISTS, so a SQLite store may
+    already hold them, unchanged), on PostgreSQL as on SQLite."""
+    for sql in JUDGE_TABLES:
+        db.execute(sql)
+    db.execute("PRAGMA user_version = 9")
 
 
 SCHEMA_VERSION = len(_NAMES)
@@ -199,9 +215,13 @@ def newer_schema_error(found: int, where: str) -> StoreError:
     )
 
 
-def check_version(db: Database, where: str) -> None:
-    """Refuse, before anything is written, a file whose ``user_version`` is ahead of us."""
-    found = db.execute("PRAGMA user_version").fetchone()[0]
+def check_version(db: AnyDatabase, where: str) -> None:
+    """Refuse, before anything is written, a database whose schema is ahead of us (SQLite:
+    the file's ``user_version``; PostgreSQL: the migrations recorded)."""
+    if isinstance(db, PgDatabase):
+        found = len(pg_applied(db, migrations.name))
+    else:
+        found = db.execute("PRAGMA user_version").fetchone()[0]
     if found > SCHEMA_VERSION:
         raise newer_schema_error(found, where)
 
@@ -215,8 +235,10 @@ def check_current(db: Database, where: str) -> None:
         )
 
 
-def schema_version(db: Database) -> int:
+def schema_version(db: AnyDatabase) -> int:
     """Number of halgate migrations applied to this database."""
+    if isinstance(db, PgDatabase):
+        return len(pg_applied(db, migrations.name))
     return len(migrations.applied(db))
 
 
@@ -237,15 +259,25 @@ def _adopt_unrecorded(db: Database) -> None:
     )
 
 
-def migrate(db: Database) -> None:
+def applied_names(db: AnyDatabase) -> list[str]:
+    """The names of the migrations applied to this database, in order."""
+    if isinstance(db, PgDatabase):
+        return pg_applied(db, migrations.name)
+    return [m.name for m in migrations.applied(db)]
+
+
+def migrate(db: AnyDatabase) -> None:
     """Bring the schema up to date; safe when several processes open a new file at once."""
     known = set(_NAMES)
-    unknown = [m.name for m in migrations.applied(db) if m.name not in known]
+    unknown = [name for name in applied_names(db) if name not in known]
     if unknown:
         raise StoreError(
             f"database schema is newer than this halgate (unknown migrations: "
             f"{', '.join(unknown)}); upgrade halgate"
         )
+    if isinstance(db, PgDatabase):
+        pg_migrate(db, migrations.name, _STEPS)
+        return
     if db["runs"].exists() and not migrations.pending(db):
         return
     # IMMEDIATE takes the write lock first, so concurrent openers queue here (busy timeout)

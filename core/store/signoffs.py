@@ -6,8 +6,6 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from sqlite_utils import Database
-
 from ..errors import UsageError
 from ..models import RunReport
 from ..models.review import Override, ReviewedReport, SignOff, SignOffDecision
@@ -36,7 +34,7 @@ def parse_decision(value: str | SignOffDecision) -> SignOffDecision:
 class _Host(Protocol):
     """What the sign-off methods need of the Store they are mixed into."""
 
-    db: Database
+    db: Any
 
     def resolve(self, run_id: str) -> str: ...
     def load_report(self, run_id: str) -> RunReport: ...
@@ -104,7 +102,7 @@ class SignOffMixin:
             cur = self.db.execute(
                 "INSERT INTO signoffs (run_id, decision, reviewer, comment, created_at, "
                 "decision_status, inputs_hash, override_gate, report_hash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 [
                     run_id,
                     choice.value,

@@ -9,7 +9,6 @@ stored run is never replaced: saving a different report under its id is refused.
 
 from __future__ import annotations
 
-import getpass
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..database import DbTarget, parse_target
 from ..errors import NotFoundError, StoreError, UsageError
 from ..models import AuditLabel, HallucinationType, Preference, RunReport, Severity, Verdict
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
@@ -24,13 +24,14 @@ from ..review import effective as eff
 from ..review.audit import audit_labels, audit_review_ids, draw_audit_seed
 from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
-from .connect import open_database
+from .connect import open_database, open_server
 from .integrity import read_run, verified_report
 from .reviewers import ReviewerMixin
 from .rows import (
     audit_of,
     claim_row,
     enum_or_none,
+    insert_rows,
     now,
     override_of,
     rowid,
@@ -38,6 +39,7 @@ from .rows import (
     run_row_of,
     stale_summary,
     value_or_none,
+    whoami,
 )
 from .schema import schema_version
 from .signoffs import SignOffMixin
@@ -45,13 +47,6 @@ from .signoffs import SignOffMixin
 DEFAULT_TIMEOUT = 30.0
 #: Names the newest run, so the README's commands need no copied run id.
 LATEST = "latest"
-
-
-def _whoami() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name in some containers
-        return "halgate"
 
 
 # Every column a run list needs, never the report itself (megabytes per run). Newest stored
@@ -69,9 +64,16 @@ ORDER BY coalesce(r.saved_at, r.created_at) DESC, r.rowid DESC
 class Store(SignOffMixin, ReviewerMixin):
     """A halgate review database; migrates itself on open. Use one per thread or process."""
 
-    def __init__(self, path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> None:
-        self.path = Path(path)
-        self.db, self.read_only = open_database(self.path, timeout)
+    def __init__(self, path: str | Path | DbTarget, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.target = parse_target(path)
+        #: How messages name the store: the file, or the server URL without its password.
+        self.where = self.target.display
+        self.path = self.target.path or Path(self.where)  # the SQLite file (a server: a name)
+        self.db: Any
+        if self.target.is_server:
+            self.db, self.read_only = open_server(self.target, timeout), False
+        else:
+            self.db, self.read_only = open_database(self.path, timeout)
 
     def close(self) -> None:
         """Close the connection (the file stays consistent either way)."""
@@ -98,13 +100,13 @@ class Store(SignOffMixin, ReviewerMixin):
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise StoreError(f"{self.path}: cannot write: {exc}") from None
+            raise StoreError(f"{self.where}: cannot write: {exc}") from None
         try:
             yield
             self.db.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             self.db.rollback()
-            raise StoreError(f"{self.path}: cannot write: {exc}") from None
+            raise StoreError(f"{self.where}: cannot write: {exc}") from None
         except BaseException:
             self.db.rollback()
             raise
@@ -134,12 +136,12 @@ class Store(SignOffMixin, ReviewerMixin):
             return hits[0]
         if len(hits) > 1:
             raise UsageError(f"run id {run_id!r} is ambiguous: {', '.join(hits)} ...")
-        raise NotFoundError(f"run {run_id!r} not found in {self.path} (see `halgate runs`)")
+        raise NotFoundError(f"run {run_id!r} not found in {self.where} (see `halgate runs`)")
 
     def _latest_run_id(self) -> str:
         row = self.db.execute(_LIST_RUNS + " LIMIT 1").fetchone()  # newest stored
         if row is None:
-            raise NotFoundError(f"no run in {self.path} yet (run `halgate run SUITE` first)")
+            raise NotFoundError(f"no run in {self.where} yet (run `halgate run SUITE` first)")
         return str(row[0])
 
     def save_run(self, report: RunReport, actor: str | None = None) -> str:
@@ -160,7 +162,7 @@ class Store(SignOffMixin, ReviewerMixin):
                 return report.run_id
             if old is not None:
                 raise StoreError(
-                    f"run {report.run_id} already exists in {self.path} with different "
+                    f"run {report.run_id} already exists in {self.where} with different "
                     "content; it was not replaced (a report must carry a new run_id)"
                 )
             names = ", ".join(row)
@@ -170,7 +172,7 @@ class Store(SignOffMixin, ReviewerMixin):
             )
             claims = [claim_row(report.run_id, c) for a in report.analyses for c in a.claims]
             if claims:
-                self.db.table("claims").insert_all(claims)
+                insert_rows(self.db, "claims", claims)
             detail = {
                 "suite": report.suite.name,
                 "judge": report.judge.judge_id,
@@ -179,7 +181,7 @@ class Store(SignOffMixin, ReviewerMixin):
                 "audit_seed": seed,
                 "report_hash": digest,
             }
-            self._audit(actor or _whoami(), "save_run", report.run_id, detail)
+            self._audit(actor or whoami(), "save_run", report.run_id, detail)
         self._refresh(report.run_id, judged=report.model_copy(update={"audit_seed": seed}))
         return report.run_id
 
@@ -304,7 +306,7 @@ class Store(SignOffMixin, ReviewerMixin):
             cur = self.db.execute(
                 "INSERT INTO overrides (run_id, claim_id, verdict, hallucination_type, severity, "
                 "preference, label, comment, reviewer, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 [run_id, claim_id, *values.values(), comment, reviewer, at],
             )
             oid = rowid(cur)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 from halgate.dashboard import actions, components, loaders, state
+from halgate.database import mask_url
 from halgate.judges import judge_names
 from halgate.models import Mode, RunRow
 from halgate.present import (
@@ -109,7 +110,7 @@ db = state.db_path()
 runs = loaders.run_rows(db)
 
 if not runs:
-    st.info(f"No runs in {db} yet. Start one or load a report below.")
+    st.info(f"No runs in {mask_url(db)} yet. Start one or load a report below.")
 else:
     table = pd.DataFrame(
         [

@@ -74,8 +74,8 @@ def v1_db(tmp_path):
 def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
     path, report = v1_db
     with Store(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 8
+        assert store.schema_version == SCHEMA_VERSION == 9
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 9
         assert "label" in {c.name for c in store.db["overrides"].columns}
         loaded = store.load_report(report.run_id)
         # v7 drew the old run's audit seed, once, and the audit log says so
@@ -92,7 +92,7 @@ def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             store.db.execute("DELETE FROM overrides")
     with Store(path) as store:  # reopening is a no-op
-        assert store.schema_version == 8
+        assert store.schema_version == 9
 
 
 def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
@@ -113,7 +113,7 @@ def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
     db.conn.commit()
     db.close()
     with Store(path) as store:
-        assert store.schema_version == 8
+        assert store.schema_version == SCHEMA_VERSION
         columns = {c.name for c in store.db["runs"].columns}
         assert not columns & {"effective", "agreement", "summary_upto"}
         [row] = store.list_runs()  # upto 9 >= the one override: read, not recomputed
@@ -157,11 +157,18 @@ def test_judge_cache_has_the_columns_the_llm_judge_expects(store_db):
     assert pks == ["key"]
 
 
-def test_store_opens_a_file_the_judge_cache_created_first(store_db):
-    from halgate.judges.llm.cache import CREATE_SQL
+# What the LLM judge created itself before migration 0009 gave its tables to the store.
+OLD_JUDGE_CACHE = """
+CREATE TABLE IF NOT EXISTS judge_cache (
+    key TEXT PRIMARY KEY, prompt_version TEXT, model TEXT, response TEXT, usage TEXT,
+    created_at TEXT
+)
+"""
 
+
+def test_store_opens_a_file_the_judge_cache_created_first(store_db):
     conn = sqlite3.connect(store_db)
-    conn.execute(CREATE_SQL)
+    conn.execute(OLD_JUDGE_CACHE)
     conn.execute("INSERT INTO judge_cache (key, response) VALUES ('k', 'r')")
     conn.commit()
     conn.close()

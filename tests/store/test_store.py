@@ -1,4 +1,5 @@
-"""The review store on real SQLite files: runs, effective verdicts, overrides, sign-offs, audit."""
+"""The review store on a real SQLite file and a real PostgreSQL server (each test on both):
+runs, effective verdicts, overrides, sign-offs, audit."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from halgate.models import GateStatus, HallucinationType, Severity, Verdict
 from halgate.store import SCHEMA_VERSION, SignOffDecision, Store
 
 from ..conftest import build_report
+from ..pg.fixtures import raw_refusal
 
 GOOD_ANSWERS = [
     "The maximum daily dose is 100 mg.",
@@ -23,9 +25,9 @@ def saved(path, **kw) -> tuple[Store, str]:
     return store, store.save_run(build_report(**kw))
 
 
-def test_save_and_load_round_trip(store_db):
+def test_save_and_load_round_trip(store_url):
     report = build_report()
-    with Store(store_db) as store:
+    with Store(store_url) as store:
         assert store.schema_version == SCHEMA_VERSION
         run_id = store.save_run(report)
         loaded = store.load_report(run_id)
@@ -42,13 +44,13 @@ def test_save_and_load_round_trip(store_db):
     assert row.micro_rate == pytest.approx(2 / 3) and row.agreement is None
 
 
-def test_reopened_file_keeps_everything(store_db):
-    with Store(store_db) as store:
+def test_reopened_file_keeps_everything(store_url):
+    with Store(store_url) as store:
         run_id = store.save_run(build_report())
         store.add_override(
             run_id, "q1/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="a"
         )
-    with Store(store_db) as store:
+    with Store(store_url) as store:
         assert len(store.override_history(run_id)) == 1
         assert store.effective_report(run_id).rates["candidate"].micro_rate == pytest.approx(1 / 3)
 
@@ -59,8 +61,8 @@ def test_wal_mode_and_busy_timeout(store_db):
         assert store.db.execute("PRAGMA busy_timeout").fetchone()[0] == 30000
 
 
-def test_overrides_turn_failed_into_passed(store_db):
-    store, run_id = saved(store_db)
+def test_overrides_turn_failed_into_passed(store_url):
+    store, run_id = saved(store_url)
     assert store.effective_report(run_id).decision.status == GateStatus.FAILED
     store.add_override(
         run_id, "q1/candidate/0", verdict="SUPPORTED", comment="100 mg", reviewer="a"
@@ -74,8 +76,8 @@ def test_overrides_turn_failed_into_passed(store_db):
     assert store.list_runs()[0].status == GateStatus.PASSED
 
 
-def test_override_turns_passed_into_failed(store_db):
-    store, run_id = saved(store_db, candidate={}, candidate_answers=GOOD_ANSWERS)
+def test_override_turns_passed_into_failed(store_url):
+    store, run_id = saved(store_url, candidate={}, candidate_answers=GOOD_ANSWERS)
     assert store.effective_report(run_id).decision.status == GateStatus.PASSED
     store.add_override(
         run_id,
@@ -94,8 +96,8 @@ def test_override_turns_passed_into_failed(store_db):
     assert d.pending_review == []  # the reviewer's own finding counts as reviewed
 
 
-def test_newest_override_is_in_force_and_history_is_kept(store_db):
-    store, run_id = saved(store_db)
+def test_newest_override_is_in_force_and_history_is_kept(store_url):
+    store, run_id = saved(store_url)
     cid = "q1/candidate/0"
     store.add_override(run_id, cid, verdict="SUPPORTED", comment="first look", reviewer="a")
     store.add_override(
@@ -110,8 +112,8 @@ def test_newest_override_is_in_force_and_history_is_kept(store_db):
     assert claim.hallucination_type is None  # cleared by the SUPPORTED override, not reset
 
 
-def test_supported_override_clears_type_and_severity(store_db):
-    store, run_id = saved(store_db)
+def test_supported_override_clears_type_and_severity(store_url):
+    store, run_id = saved(store_url)
     store.add_override(run_id, "q1/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="a")
     [item] = [i for i in store.review_queue(run_id) if i.claim.claim_id == "q1/candidate/0"]
     assert i_fields(item.claim) == (Verdict.SUPPORTED, None, None)
@@ -127,9 +129,9 @@ def i_fields(c):
     return c.verdict, c.hallucination_type, c.severity
 
 
-def test_confirm_marks_reviewed_without_changing_verdicts(store_db):
+def test_confirm_marks_reviewed_without_changing_verdicts(store_url):
     store, run_id = saved(
-        store_db, max_rate_increase=1.0, max_contradiction_rate=None, block_on_severity=None
+        store_url, max_rate_increase=1.0, max_contradiction_rate=None, block_on_severity=None
     )
     assert store.effective_report(run_id).decision.status == GateStatus.NEEDS_REVIEW
     queue = store.review_queue(run_id)
@@ -142,8 +144,8 @@ def test_confirm_marks_reviewed_without_changing_verdicts(store_db):
     assert all(i.reviewed for i in store.review_queue(run_id))
 
 
-def test_judge_agreement_per_verdict_and_severity(store_db):
-    store, run_id = saved(store_db)
+def test_judge_agreement_per_verdict_and_severity(store_url):
+    store, run_id = saved(store_url)
     store.add_override(run_id, "q1/candidate/0", verdict="SUPPORTED", comment="wrong", reviewer="a")
     store.add_override(run_id, "q2/candidate/0", comment="right", reviewer="a")
     store.add_override(run_id, "q3/candidate/0", comment="right", reviewer="a")
@@ -166,8 +168,8 @@ def test_judge_agreement_per_verdict_and_severity(store_db):
         ({"reviewer": ""}, UsageError, "reviewer"),
     ],
 )
-def test_bad_overrides_are_refused_with_a_clear_message(store_db, kwargs, error, text):
-    store, run_id = saved(store_db)
+def test_bad_overrides_are_refused_with_a_clear_message(store_url, kwargs, error, text):
+    store, run_id = saved(store_url)
     args = {"run_id": run_id, "claim_id": "q1/candidate/0", "comment": "c", "reviewer": "r"}
     args.update(kwargs)
     with pytest.raises(error, match=text):
@@ -175,8 +177,8 @@ def test_bad_overrides_are_refused_with_a_clear_message(store_db, kwargs, error,
     assert store.override_history(run_id) == []
 
 
-def test_run_id_prefix_resolves_and_ambiguity_is_an_error(store_db):
-    store = Store(store_db)
+def test_run_id_prefix_resolves_and_ambiguity_is_an_error(store_url):
+    store = Store(store_url)
     store.save_run(build_report(run_id="20260101T000000Z-aaaaaa"))
     store.save_run(build_report(run_id="20260101T000000Z-bbbbbb"))
     assert store.load_report("20260101T000000Z-b").run_id == "20260101T000000Z-bbbbbb"
@@ -188,9 +190,9 @@ def test_run_id_prefix_resolves_and_ambiguity_is_an_error(store_db):
     ]
 
 
-def test_sign_off_refused_for_non_managers(store_db, monkeypatch):
+def test_sign_off_refused_for_non_managers(store_url, monkeypatch):
     monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
-    store, run_id = saved(store_db)
+    store, run_id = saved(store_url)
     with pytest.raises(PermissionDeniedError, match="'mallory' is not a release manager"):
         store.sign_off(run_id, "approve", "mallory", "ship it")
     with pytest.raises(PermissionDeniedError, match="allowed: ops"):
@@ -200,9 +202,9 @@ def test_sign_off_refused_for_non_managers(store_db, monkeypatch):
     assert store.signoffs(run_id) == []
 
 
-def test_sign_off_records_decision_and_goes_stale_after_an_override(store_db, monkeypatch):
+def test_sign_off_records_decision_and_goes_stale_after_an_override(store_url, monkeypatch):
     monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
-    store, run_id = saved(store_db)
+    store, run_id = saved(store_url)
     s = store.sign_off(run_id, "reject", "rita", "two critical contradictions")
     assert (s.decision, s.decision_status, s.stale) == (
         SignOffDecision.REJECTED,
@@ -219,31 +221,30 @@ def test_sign_off_records_decision_and_goes_stale_after_an_override(store_db, mo
     assert not fresh.stale and [x.stale for x in store.signoffs(run_id)] == [True, False]
 
 
-def test_audit_log_records_everything_and_is_append_only(store_db, monkeypatch):
+def test_audit_log_records_everything_and_is_append_only(store_url, monkeypatch):
     monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
-    store, run_id = saved(store_db)
+    store, run_id = saved(store_url)
     store.add_override(run_id, "q1/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="ana")
     store.sign_off(run_id, "approve", "rita", "fine", override_gate=True)  # still FAILED
     log = store.audit(run_id)
     assert [(e.action, e.actor) for e in log[1:]] == [("override", "ana"), ("signoff", "rita")]
     assert log[1].detail["claim_id"] == "q1/candidate/0" and log[1].detail["verdict"] == "SUPPORTED"
     assert [e.id for e in log] == sorted(e.id for e in log)
-    raw = sqlite3.connect(store_db)
     for sql in (
         "UPDATE audit_log SET actor = 'x'",
         "DELETE FROM audit_log",
         "UPDATE overrides SET verdict = 'CONTRADICTED'",
         "DELETE FROM overrides",
         "DELETE FROM signoffs",
+        "INSERT INTO overrides (id, run_id, claim_id, comment, reviewer, created_at) "
+        "VALUES (1, 'x', 'c', 'forged', 'eve', 't') ON CONFLICT(id) DO UPDATE SET comment = 'x'",
     ):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            raw.execute(sql)
-    raw.close()
+        assert "append-only" in raw_refusal(store_url, sql)
     assert len(store.audit()) == 3
 
 
-def test_changed_report_under_same_id_is_refused_and_the_stored_run_kept(store_db):
-    store, run_id = saved(store_db)
+def test_changed_report_under_same_id_is_refused_and_the_stored_run_kept(store_url):
+    store, run_id = saved(store_url)
     with pytest.raises(StoreError, match="already exists"):
         store.save_run(build_report(candidate={}, candidate_answers=GOOD_ANSWERS))
     assert [e.action for e in store.audit(run_id)] == ["save_run"]
@@ -257,7 +258,7 @@ def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path):
         Store(bad)
 
 
-def test_pairwise_case_needing_a_person_is_reviewed_by_comment(store_db):
+def test_pairwise_case_needing_a_person_is_reviewed_by_comment(store_url):
     from halgate.models import PairwiseJudgement
     from halgate.scoring.rescore import rescore
 
@@ -273,7 +274,7 @@ def test_pairwise_case_needing_a_person_is_reviewed_by_comment(store_db):
     )
     report = rescore(build_report(candidate={}).model_copy(update={"pairwise": [pair]}))
     assert "pairwise:q1" in report.decision.pending_review
-    with Store(store_db) as store:
+    with Store(store_url) as store:
         run_id = store.save_run(report)
         with pytest.raises(UsageError, match="comment only"):
             store.add_override(
@@ -286,11 +287,11 @@ def test_pairwise_case_needing_a_person_is_reviewed_by_comment(store_db):
 
 
 def test_a_summary_computed_by_the_caller_is_listed_and_never_replaced_by_an_older_one(
-    store_db,
+    store_url,
 ):
     from halgate.review import review_run
 
-    store, run_id = saved(store_db)
+    store, run_id = saved(store_url)
     judged = store.load_report(run_id)
     first = store.add_override(
         run_id, "q1/candidate/0", verdict="SUPPORTED", comment="ok", reviewer="a"
@@ -306,3 +307,30 @@ def test_a_summary_computed_by_the_caller_is_listed_and_never_replaced_by_an_old
     assert row[0] == new[-1].id > first.id
     [listed] = store.list_runs()
     assert listed.n_overrides == 2 and listed.status == GateStatus.PASSED
+
+
+def test_a_report_rewritten_behind_the_stores_back_is_altered(store_url, monkeypatch):
+    from halgate.errors import RunAlteredError
+
+    monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "rita")
+    store, run_id = saved(store_url)
+    store.sign_off(run_id, "reject", "rita", "two contradictions")
+    _rewrite_report(store_url)  # runs is not append-only (a migration may update it), but…
+    with pytest.raises(RunAlteredError, match="ALTERED.*sign-off"):
+        store.load_report(run_id)
+    store.close()
+
+
+def _rewrite_report(url: str) -> None:
+    """Flip every verdict in the stored report with the engine's own driver."""
+    sql = "UPDATE runs SET report = replace(report, 'CONTRADICTED', 'SUPPORTED')"
+    if url.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql)
+    else:
+        raw = sqlite3.connect(url)
+        raw.execute(sql)
+        raw.commit()
+        raw.close()

@@ -33,13 +33,13 @@ def _reviewer(db: str, run_id: str, worker: int, start, errors) -> None:
         raise
 
 
-def test_twenty_processes_hundred_overrides_each(store_db):
-    with Store(store_db) as store:
+def test_twenty_processes_hundred_overrides_each(store_url):
+    with Store(store_url) as store:
         run_id = store.save_run(build_report())
     ctx = mp.get_context("fork")
     start, errors = ctx.Event(), ctx.Queue()
     procs = [
-        ctx.Process(target=_reviewer, args=(str(store_db), run_id, w, start, errors))
+        ctx.Process(target=_reviewer, args=(str(store_url), run_id, w, start, errors))
         for w in range(PROCESSES)
     ]
     for p in procs:
@@ -50,7 +50,7 @@ def test_twenty_processes_hundred_overrides_each(store_db):
     problems = [errors.get() for _ in range(errors.qsize())] if not errors.empty() else []
     assert problems == [] and [p.exitcode for p in procs] == [0] * PROCESSES
 
-    with Store(store_db) as store:
+    with Store(store_url) as store:
         history = store.override_history(run_id)
         assert len(history) == PROCESSES * PER_PROCESS
         assert len({o.id for o in history}) == len(history)

@@ -1,7 +1,9 @@
-"""Cache of LLM judge responses in SQLite, so re-runs are free and killed runs resume.
+"""Cache of LLM judge responses in the review database, so re-runs are free and killed runs
+resume.
 
-The table lives in the store's database file (default ``halgate.db``) and is created with
-``CREATE TABLE IF NOT EXISTS``, so it coexists with the store's own migrations. Every
+The table ``judge_cache`` lives in the store's database (default ``halgate.db``, or a
+PostgreSQL store) and belongs to the store's schema: ``open_connection`` brings the database
+up to date before the cache uses it, and this module never creates a table. Every
 response is committed the moment it arrives: a run killed midway loses at most the requests
 in flight. The key is a sha256 over (prompt version, model, rendered input), so a new prompt
 version or model never reuses an old answer. Only validated responses are stored; a case
@@ -14,24 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ...database import DbTarget, open_connection
 from .config import redact, redact_known
-
-CREATE_SQL = """
-CREATE TABLE IF NOT EXISTS judge_cache (
-    key TEXT PRIMARY KEY,
-    prompt_version TEXT,
-    model TEXT,
-    response TEXT,
-    usage TEXT,
-    created_at TEXT
-)
-"""
 
 
 def cache_key(prompt_version: str, model: str, rendered: Any) -> str:
@@ -51,16 +42,11 @@ class CachedResponse:
 class JudgeCache:
     """Get and put judge responses; one connection, used from one thread."""
 
-    def __init__(self, path: Path | str, timeout: float = 30.0, secret: str | None = None) -> None:
-        self.path = Path(path)
+    def __init__(
+        self, path: Path | str | DbTarget, timeout: float = 30.0, secret: str | None = None
+    ) -> None:
         self._secret = secret
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=timeout)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(CREATE_SQL)
-        self._db.commit()
+        self._db = open_connection(path, timeout)
 
     def get(self, key: str) -> CachedResponse | None:
         """The stored response for a key, or None."""
@@ -78,8 +64,11 @@ class JudgeCache:
         kill cannot lose it."""
         response = redact_known(redact(response, self._secret))
         self._db.execute(
-            "INSERT OR REPLACE INTO judge_cache "
-            "(key, prompt_version, model, response, usage, created_at) VALUES (?,?,?,?,?,?)",
+            "INSERT INTO judge_cache "
+            "(key, prompt_version, model, response, usage, created_at) VALUES (?,?,?,?,?,?) "
+            "ON CONFLICT (key) DO UPDATE SET prompt_version = excluded.prompt_version, "
+            "model = excluded.model, response = excluded.response, usage = excluded.usage, "
+            "created_at = excluded.created_at",
             (
                 key,
                 prompt_version,

@@ -17,9 +17,9 @@ import asyncio
 import concurrent.futures
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from ...database import parse_target, target_exists
 from ...errors import EndpointError, UsageError
 from ...inputs.policy import Policy, SeverityRules
 from ...models import (
@@ -139,7 +139,8 @@ class LLMJudge:
             plans = [claim_requests(t, task_mode(t, mode), self.settings) for t in tasks]
             batches = pack_batches(plans, self.settings)
             reqs = [r for plan in plans for r in plan]
-        db = self.settings.db if self.use_cache and Path(self.settings.db or "").exists() else None
+        known = self.use_cache and target_exists(parse_target(self.settings.db or ""))
+        db = self.settings.db if known else None
         return estimate_requests(reqs, len(tasks), self.settings, db, batches)
 
     # ------------------------------------------------------------------ orchestration

@@ -172,7 +172,7 @@ def _recording(why: str) -> Iterator[None]:
     the busy timeout) is a StoreError saying ``why`` (exit 4), never a traceback."""
     try:
         yield
-    except (sqlite3.Error, OSError) as exc:
+    except (sqlite3.Error, OSError, StoreError) as exc:
         raise StoreError(f"{why}: {exc}") from None
 
 

@@ -1,12 +1,12 @@
 """The Batch API's state in the review database: each batch, its requests and their replies.
 
-Kept beside the judge cache (``judge_cache``) in the same SQLite file and, like it, created
-with ``CREATE TABLE IF NOT EXISTS`` (the judges sit below the store, so they cannot use its
-migrations): ``llm_batches`` holds one row per batch submitted (provider id, local state,
-the provider's last status and request counts, the run's inputs so ``halgate batches
-collect`` can finish it), ``llm_batch_lines`` one row per request of a batch, keyed by the
-request's cache key (its ``custom_id`` in the batch), with the reply or the error once the
-output is collected.
+Kept beside the judge cache (``judge_cache``) in the review database (SQLite or PostgreSQL)
+and, like it, part of the store's schema (migration 0009; ``open_connection`` migrates the
+database before handing it over): ``llm_batches`` holds one row per batch submitted
+(provider id, local state, the provider's last status and request counts, the run's inputs
+so ``halgate batches collect`` can finish it), ``llm_batch_lines`` one row per request of a
+batch, keyed by the request's cache key (its ``custom_id`` in the batch), with the reply or
+the error once the output is collected.
 
 Local states: ``submitting`` (the intent to submit, recorded before the upload under the
 placeholder id ``intent:CLIENT_ID``; the client id travels to the provider as the batch's
@@ -21,45 +21,29 @@ lend replies to a run.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ...database import DbTarget, open_connection
 from ..llm.ask import Prefetched
 from ..llm.config import redact_known
 
-CREATE_SQL = (
-    """
-    CREATE TABLE IF NOT EXISTS llm_batches (
-        batch_id TEXT PRIMARY KEY,
-        input_file_id TEXT,
-        state TEXT NOT NULL,
-        status TEXT,
-        model TEXT,
-        base_url TEXT,
-        n_requests INTEGER,
-        counts TEXT,
-        run TEXT,
-        error TEXT,
-        created_at TEXT,
-        updated_at TEXT
-    )
-    """,
-    """
-    CREATE TABLE IF NOT EXISTS llm_batch_lines (
-        batch_id TEXT NOT NULL,
-        key TEXT NOT NULL,
-        response TEXT,
-        error TEXT,
-        usage TEXT,
-        PRIMARY KEY (batch_id, key)
-    )
-    """,
+_BATCH_COLUMNS = (
+    "input_file_id",
+    "state",
+    "status",
+    "model",
+    "base_url",
+    "n_requests",
+    "counts",
+    "run",
+    "error",
+    "created_at",
+    "updated_at",
 )
-
 OPEN_STATES = ("submitting", "pending", "collected", "failed")
 INTENT_PREFIX = "intent:"
 """States `halgate batches` lists by default: not yet finished by a run."""
@@ -89,15 +73,8 @@ def _now() -> str:
 class BatchJobs:
     """Read and write the batches of one database file; one connection, one thread."""
 
-    def __init__(self, path: Path | str, timeout: float = 30.0) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=timeout)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
-        for sql in CREATE_SQL:
-            self._db.execute(sql)
-        self._db.commit()
+    def __init__(self, path: Path | str | DbTarget, timeout: float = 30.0) -> None:
+        self._db = open_connection(path, timeout)
 
     def close(self) -> None:
         """Close the connection."""
@@ -127,9 +104,10 @@ class BatchJobs:
         now = _now()
         with self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO llm_batches (batch_id, input_file_id, state, status, "
+                "INSERT INTO llm_batches (batch_id, input_file_id, state, status, "
                 "model, base_url, n_requests, counts, run, error, created_at, updated_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (batch_id) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in _BATCH_COLUMNS),
                 (
                     batch_id,
                     input_file_id,
@@ -146,7 +124,7 @@ class BatchJobs:
                 ),
             )
             self._db.executemany(
-                "INSERT OR IGNORE INTO llm_batch_lines (batch_id, key) VALUES (?, ?)",
+                "INSERT INTO llm_batch_lines (batch_id, key) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 [(batch_id, k) for k in keys],
             )
 
