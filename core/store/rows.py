@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from ..errors import StoreError, UsageError
 from ..models import ClaimJudgement, RunReport
 from ..models.review import AuditEntry, Override, RunRow, SignOff
+from ..review.effective import canonical_text
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -126,7 +127,7 @@ def run_columns(report: RunReport, digest: str) -> dict[str, Any]:
         "status": report.decision.status.value,
         "exit_code": report.decision.exit_code,
         "timings": json.dumps(report.timings),
-        "report": report.model_dump_json(),
+        "report": canonical_text(report),  # hashed as stored: reads skip the re-dump
         "report_hash": digest,
     }
 
