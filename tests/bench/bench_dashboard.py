@@ -89,7 +89,6 @@ def measure(app: Path, db: Path) -> dict[str, dict[str, float]]:
         for label, page in zip(STEPS[1:4], ["overview.py", "claims.py", "triage.py"], strict=True):
             at.switch_page(f"views/{page}")
             step(label, at.run)
-            print(page, [t.value for t in at.title], file=sys.stderr)
         at.sidebar.text_input(key="reviewer_name").set_value("bench")
         at.run()
         at.text_area[0].input("bench overturn")

@@ -93,3 +93,32 @@ def test_the_claims_explorer_shows_the_chosen_claims_sources(imported_app):
 def test_a_suite_written_by_hand_shows_no_provenance(app):
     at = goto(app, "triage")
     assert "Imported from" not in [c.value for c in at.caption]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", [(1440, 900), (1024, 768)])
+def test_in_chromium_the_card_shows_the_file_name_as_text(tmp_path, size):
+    """Left as tests/artifacts/provenance_triage_<size>.png for a person to look at."""
+    from playwright.sync_api import sync_playwright
+
+    from .browser import ARTIFACTS, browser_or_skip, launch, serve_dashboard
+
+    browser_or_skip()
+    db = imported_run_db(tmp_path)
+    width, height = size
+    with serve_dashboard(db) as url, sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{url}/triage", wait_until="domcontentloaded")
+            shown = page.get_by_text("Imported from", exact=True)
+            shown.wait_for(timeout=60_000)
+            shown.scroll_into_view_if_needed()
+            page.wait_for_timeout(1000)
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"provenance_triage_{width}x{height}.png"))
+            lines = page.locator('[data-testid="stText"]', has_text=SOURCE)
+            assert lines.count() == 1 and "question: " in lines.inner_text()
+            assert page.locator("img[src='x']").count() == 0  # the name never became markup
+        finally:
+            browser.close()
