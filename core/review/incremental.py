@@ -18,7 +18,7 @@ from ..models import AnswerAnalysis, RunReport
 from ..models.review import Override
 from ..scoring.rescore import reanalysed, rescore
 from .audit import audit_input
-from .effective import apply_override, judge_agreement, pair_review_ids
+from .effective import apply_override, claim_index, judge_agreement, pair_review_ids
 from .queue import queue_ids
 from .reviewed import ReviewedRun, build_queue, review_run
 
@@ -50,7 +50,7 @@ def _effective_since(
     ``previous`` answer by answer."""
     before = {o.id for o in previous.overrides}
     new = [o for o in history if o.id not in before]
-    known = {c.claim_id for a in judged.analyses for c in a.claims}
+    known = claim_index(judged)
     if (
         previous.judged is not judged
         or not before <= {o.id for o in history}
