@@ -194,15 +194,6 @@ class Store(SignOffMixin, ReviewerMixin):
         ).fetchone()
         return report.model_copy(update={"audit_seed": seed})
 
-    def report_hash(self, run_id: str) -> str | None:
-        """The hash recorded when the run was saved, without reading the report: a cache of
-        the parsed report is keyed by it (whether the text still matches is
-        ``load_report``'s check)."""
-        row = self.db.execute(
-            "SELECT report_hash FROM runs WHERE run_id = ?", [self.resolve(run_id)]
-        ).fetchone()
-        return None if row is None else row[0]
-
     def effective_report(self, run_id: str) -> RunReport:
         """The report with overrides applied and metrics, comparison and decision recomputed."""
         run_id = self.resolve(run_id)

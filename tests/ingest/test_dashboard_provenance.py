@@ -1,6 +1,7 @@
 """Provenance in the dashboard (issue #30, left over): a claim of an imported run says in
 the claims explorer and on the Triage card where its question, its answer and its documents
-were read (file and row), as text: a file name is never markup."""
+were read (file and row), as text: a file name is never markup. (A suite written by hand
+shows none: tests/present/test_provenance.py.)"""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from halgate.run.engine import run_suite
 from halgate.store import Store
 from streamlit.testing.v1 import AppTest
 
-from .conftest import APP, goto
+from ..dashboard.conftest import APP, goto
 
 # A file name that would be markup if anything rendered it.
 SOURCE = "<img src=x onerror=alert(1)> export.jsonl"
@@ -90,18 +91,13 @@ def test_the_claims_explorer_shows_the_chosen_claims_sources(imported_app):
     assert lines[1].startswith("answer (")
 
 
-def test_a_suite_written_by_hand_shows_no_provenance(app):
-    at = goto(app, "triage")
-    assert "Imported from" not in [c.value for c in at.caption]
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("size", [(1440, 900), (1024, 768)])
 def test_in_chromium_the_card_shows_the_file_name_as_text(tmp_path, size):
     """Left as tests/artifacts/provenance_triage_<size>.png for a person to look at."""
     from playwright.sync_api import sync_playwright
 
-    from .browser import ARTIFACTS, browser_or_skip, launch, serve_dashboard
+    from ..dashboard.browser import ARTIFACTS, browser_or_skip, launch, serve_dashboard
 
     browser_or_skip()
     db = imported_run_db(tmp_path)
