@@ -20,6 +20,7 @@ from halgate.models import (
     RunReport,
 )
 from halgate.present import (
+    claim_sources,
     css,
     deciding_citation,
     deciding_first,
@@ -206,6 +207,10 @@ def evidence(
             if not document_box(doc, marked, anchor, rendered=not mine):
                 st.html(scroll_script(anchor), unsafe_allow_javascript=True)
     claim_facts(claim, review)
+    sources = claim_sources(report, claim)
+    if sources:  # an imported run: the row or span to go back to, as text
+        st.caption("Imported from")
+        st.text("\n".join(sources))
 
 
 def claim_facts(claim: ClaimJudgement, review: Override | None = None) -> None:

@@ -24,7 +24,7 @@ import streamlit as st
 from halgate.database import is_server_url
 from halgate.models import JudgeAgreement, Override, RunReport, RunRow, SignOff
 from halgate.present import claims_frame, judge_health_row
-from halgate.review import OwnReview, ReviewedRun, ReviewQueue, review_run
+from halgate.review import OwnReview, ReviewedRun, ReviewQueue, review_run, review_run_since
 from halgate.store import Store
 
 _TTL = 3600
@@ -95,9 +95,17 @@ def _reviews_by(db: str, reviewer: str, version: tuple[int, ...]) -> list[OwnRev
         return store.reviews_by(reviewer)
 
 
-@st.cache_resource(ttl=_TTL, max_entries=4, show_spinner="Reading the run…")
 def judged_report(db: str, run_id: str) -> RunReport:
-    """The run as the judge left it; immutable once saved, so keyed by run only."""
+    """The run as the judge left it, read and checked once per recorded report hash and
+    shared by every session (a stored run is never replaced; a file swapped under the same
+    path, or a hash edited since, misses the cache and is read and checked again)."""
+    with Store(db) as store:
+        digest = store.report_hash(run_id)
+    return _judged(db, run_id, digest)
+
+
+@st.cache_resource(ttl=_TTL, max_entries=4, show_spinner="Reading the run…")
+def _judged(db: str, run_id: str, digest: str | None) -> RunReport:
     with Store(db) as store:
         return _settled(store.load_report(run_id))
 
@@ -111,11 +119,26 @@ def overrides(db: str, run_id: str, version: int) -> list[Override]:
 @st.cache_resource(ttl=_TTL, max_entries=2, show_spinner="Applying reviews…")
 def reviewed(db: str, run_id: str, version: int) -> ReviewedRun:
     """Overrides applied, the gate recomputed, the queue counted: ``review_run`` on the
-    cached judged report and override history (what ``Store.reviewed_run`` returns)."""
-    run = review_run(run_id, judged_report(db, run_id), overrides(db, run_id, version))
+    cached judged report and override history (what ``Store.reviewed_run`` returns).
+
+    After a review only the answer it changed is redone (``review_run_since`` from the last
+    reviewed run this server derived, any session's); the result is the same record."""
+    judged, history = judged_report(db, run_id), overrides(db, run_id, version)
+    last = _last_reviewed(db, run_id)
+    if last:
+        run = review_run_since(last[0], judged, history)
+    else:
+        run = review_run(run_id, judged, history)
+    last[:] = [run]
     with Store(db) as store:  # the run list then reads this summary instead of redoing it
         store.cache_summary(run)
     return _settled(run)
+
+
+@st.cache_resource(ttl=_TTL, max_entries=4, show_spinner=False)
+def _last_reviewed(db: str, run_id: str) -> list[ReviewedRun]:
+    """Holds the newest reviewed run derived for (db, run_id): where the next review starts."""
+    return []
 
 
 def effective_run(db: str, run_id: str, version: int) -> RunReport:
@@ -165,5 +188,6 @@ def invalidate(runs_changed: bool = False) -> None:
     """
     st.cache_data.clear()
     if runs_changed:
-        judged_report.clear()
+        _judged.clear()
         reviewed.clear()
+        _last_reviewed.clear()

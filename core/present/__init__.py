@@ -24,6 +24,7 @@ from .highlight import (
     scroll_script,
 )
 from .markdown_doc import is_markdown, render_markdown
+from .provenance import claim_sources
 from .review_tables import (
     OWN_REVIEW_COLUMNS,
     own_review_rows,
@@ -43,6 +44,7 @@ from .tables import (
 )
 
 __all__ = [
+    "claim_sources",
     "is_markdown",
     "render_markdown",
     "OWN_REVIEW_COLUMNS",

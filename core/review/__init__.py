@@ -12,6 +12,7 @@ Pure functions over records, shared by the store, the CLI and the dashboard::
 from ..models.review import PairReviewItem
 from .audit import AuditItem, audit_cases, audit_input, audit_items, audit_labels, audit_review_ids
 from .effective import apply_override, effective_report, judge_agreement, latest_by_claim
+from .incremental import review_run_since
 from .mine import OwnReview, is_reviewer, override_change, own_reviews, review_kind
 from .progress import AuditProgress, LookInterval, audit_progress
 from .queue import QueueCounts, ReviewQueue, first_order_preference, queue_ids, review_ids
@@ -75,6 +76,7 @@ __all__ = [
     "review_kind",
     "review_record",
     "review_run",
+    "review_run_since",
     "reviewed_report",
     "run_summary",
     "signoff_in_force",

@@ -36,6 +36,7 @@ from ..models import AnswerAnalysis, AuditInput, AuditLabel, Mode, Record, RunRe
 from ..models.review import Override
 from ..scoring.corrected import AUDIT_PREFIX, audit_id
 from ..scoring.metrics import outcome_counts, should_abstain_ids
+from .memo import remembered
 
 
 class AuditItem(Record):
@@ -64,13 +65,19 @@ def draw_audit_seed() -> int:
 
 
 def _rated(report: RunReport, policy: Policy) -> dict[str, dict[str, AnswerAnalysis]]:
-    """System -> case -> analysis, for the answers the answer-level rate counts."""
+    """System -> case -> analysis, for the answers the answer-level rate counts (remembered
+    for the report: asked again after every review of a run)."""
+    oos = policy.count_out_of_scope
+    return remembered(report, ("rated", oos), lambda: _rated_now(report, oos))
+
+
+def _rated_now(report: RunReport, count_out_of_scope: bool) -> dict[str, dict[str, AnswerAnalysis]]:
     abstain = should_abstain_ids(report.cases)
     out: dict[str, dict[str, AnswerAnalysis]] = {s: {} for s in report.systems}
     for a in report.analyses:
         if a.system not in out or a.harness_error is not None:
             continue
-        if outcome_counts(a, a.case_id in abstain, policy.count_out_of_scope).answers[1]:
+        if outcome_counts(a, a.case_id in abstain, count_out_of_scope).answers[1]:
             out[a.system][a.case_id] = a
     return out
 

@@ -16,21 +16,37 @@ from ..models.review import AgreementCell, JudgeAgreement, Override
 from ..scoring.pairwise_gate import review_id
 from ..scoring.rescore import rescore
 from .audit import audit_input
+from .memo import remembered
 from .queue import decided_pairs, queue_ids
+
+
+def canonical_text(report: RunReport) -> str:
+    """The report's canonical JSON (sorted keys, UTF-8 as is): what ``report_hash`` hashes,
+    and what the store keeps, so a read can check the hash without re-dumping it."""
+    return json.dumps(report.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
 
 
 def report_hash(report: RunReport) -> str:
     """sha256 of the report's canonical JSON: identifies exactly what was judged."""
-    text = json.dumps(report.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    return _sha256(canonical_text(report))
+
+
+def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def stored_text_hash(text: str) -> str:
+def stored_text_hash(text: str, recorded: str | None = None) -> str:
     """sha256 of a stored report's JSON text, read as data rather than through today's model:
     the hash ``report_hash`` gave when it was saved, even after a newer halgate added fields
-    with defaults (re-dumping the model would add them and read every older run as altered)."""
-    canonical = json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    with defaults (re-dumping the model would add them and read every older run as altered).
+
+    A text stored in canonical form (``canonical_text``) hashes to ``recorded`` as it is, which
+    proves it canonical: then the parse and re-dump (seconds for a 10,000-case run) are
+    skipped. Any other text, including one altered since, is canonicalised and hashed."""
+    raw = _sha256(text)
+    if recorded is not None and raw == recorded:
+        return raw
+    return _sha256(json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False))
 
 
 def inputs_hash(report_digest: str, overrides: Iterable[Override]) -> str:
@@ -100,6 +116,26 @@ def with_overrides(report: RunReport, overrides: Sequence[Override]) -> tuple[Ru
     return report.model_copy(update=update), reviewed
 
 
+def claim_index(report: RunReport) -> dict[str, tuple[int, int]]:
+    """Claim id -> (answer, claim) position in ``report.analyses``: the same positions in
+    every report derived from it by overrides (a dict read instead of one built over every
+    claim after each review; remembered for the report, which must not be changed)."""
+    return remembered(
+        report,
+        "claim_index",
+        lambda: {
+            c.claim_id: (i, j)
+            for i, a in enumerate(report.analyses)
+            for j, c in enumerate(a.claims)
+        },
+    )
+
+
+def claim_at(report: RunReport, position: tuple[int, int]) -> ClaimJudgement:
+    """The claim at a ``claim_index`` position."""
+    return report.analyses[position[0]].claims[position[1]]
+
+
 def pair_review_ids(report: RunReport) -> set[str]:
     """Ids under which a reviewer's decision on a pairwise case is recorded (``pairwise:ID``)."""
     return {review_id(p.case_id) for p in report.pairwise or []}
@@ -122,11 +158,18 @@ def judge_agreement(
     run_id: str, judged: RunReport, overrides: Sequence[Override]
 ) -> JudgeAgreement:
     """Per judge verdict and severity: share of reviewed claims whose verdict was kept."""
-    patched, reviewed = with_overrides(judged, overrides)
-    after = {c.claim_id: c for a in patched.analyses for c in a.claims}
+    index = claim_index(judged)
+    by_claim: dict[str, list[Override]] = {}
+    for o in sorted(overrides, key=lambda o: o.id):
+        if o.claim_id in index:
+            by_claim.setdefault(o.claim_id, []).append(o)
     result = JudgeAgreement(run_id=run_id)
-    for c in (c for a in judged.analyses for c in a.claims if c.claim_id in reviewed):
-        kept = after[c.claim_id].verdict == c.verdict
+    for claim_id in sorted(by_claim, key=index.__getitem__):  # in the report's order
+        c = claim_at(judged, index[claim_id])
+        after = c
+        for o in by_claim[claim_id]:
+            after = apply_override(after, o)
+        kept = after.verdict == c.verdict
         severity = c.severity.value if c.severity else "NONE"
         for cell in (
             result.overall,

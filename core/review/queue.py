@@ -25,10 +25,16 @@ from ..models.review import Override, PairReviewItem, ReviewItem
 from ..scoring.gate import review_queue
 from ..scoring.pairwise_gate import review_id
 from .audit import AuditItem
+from .memo import remembered
 
 
 def queue_ids(report: RunReport) -> list[str]:
-    """Claim ids the gate queues on this report's verdicts, most severe first."""
+    """Claim ids the gate queues on this report's verdicts, most severe first (a list the
+    caller must not change: it is remembered for the report)."""
+    return remembered(report, "queue_ids", lambda: _queue_ids(report))
+
+
+def _queue_ids(report: RunReport) -> list[str]:
     policy = Policy.model_validate(report.policy)
     gated = report.decision.gated_system
     return [c.claim_id for c in review_queue(report.analyses, report.cases, policy, gated)]

@@ -15,7 +15,7 @@ from ..models import GateMeasure, RunReport
 from ..models.review import JudgeAgreement, Override, ReviewItem
 from ..scoring.decide import asks_for_labels
 from .audit import audit_items, audit_labels
-from .effective import effective_report, judge_agreement, latest_by_claim
+from .effective import claim_at, claim_index, effective_report, judge_agreement, latest_by_claim
 from .queue import QueueCounts, ReviewQueue, pair_items, review_ids
 
 
@@ -27,14 +27,17 @@ def build_queue(
     force), awaiting review; and the audit sample's answers with their labels, counted apart
     (they hold the gate only under ``gate_on_corrected``)."""
     latest = latest_by_claim(overrides)
-    before = {c.claim_id: c for a in judged.analyses for c in a.claims}
-    after = {c.claim_id: c for a in effective.analyses for c in a.claims}
-    items = [
-        ReviewItem(
-            claim=after[i], judged=before[i], reviewed=i in latest, latest_override=latest.get(i)
+    index = claim_index(judged)
+    items = []
+    for i in review_ids(judged, effective):
+        before, after = claim_at(judged, index[i]), claim_at(effective, index[i])
+        if after.claim_id != i:  # not derived from `judged` by overrides: look it up
+            after = next(c for a in effective.analyses for c in a.claims if c.claim_id == i)
+        items.append(
+            ReviewItem(
+                claim=after, judged=before, reviewed=i in latest, latest_override=latest.get(i)
+            )
         )
-        for i in review_ids(judged, effective)
-    ]
     pairs = pair_items(judged, effective, latest)
     audit = audit_items(
         judged, effective, audit_labels(overrides), asks_for_labels(effective.decision)

@@ -49,12 +49,13 @@ def review_queue(
     other systems' identical claims of the same case (``twin_claims``).
     """
     risk = {c.case_id: c.risk_level for c in cases}
+    extra = set(extra_claim_ids)  # a list of thousands of ids, asked once per claim
     out = []
     for a in analyses:
         if a.system != system:
             continue
         for c in a.claims:
-            if queues_claim(c, risk.get(a.case_id), policy) or c.claim_id in extra_claim_ids:
+            if queues_claim(c, risk.get(a.case_id), policy) or c.claim_id in extra:
                 out.append(c)
     out += twin_claims(analyses, system, out)
     return sorted(out, key=lambda c: (-_rank(c.severity), c.case_id, c.system != system, c.index))

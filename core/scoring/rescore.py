@@ -58,6 +58,22 @@ def analysis_of(
     )
 
 
+def reanalysed(report: RunReport, a: AnswerAnalysis, policy: Policy) -> AnswerAnalysis:
+    """One answer's analysis with its per-answer metrics recomputed from its claims (what
+    ``rescore`` does to every answer; an incremental rescore does it to the changed ones)."""
+    return analysis_of(
+        a.case_id,
+        a.system,
+        a.claims,
+        policy,
+        a.error_message,
+        a.harness_error,
+        a.usage,
+        a.raw_output,
+        report.answers.get(a.system, {}).get(a.case_id),
+    )
+
+
 def rescore(
     report: RunReport,
     policy: Policy | None = None,
@@ -76,22 +92,7 @@ def rescore(
     """
     policy = policy or Policy.model_validate(report.policy)
     analyses = (
-        report.analyses
-        if fresh
-        else [
-            analysis_of(
-                a.case_id,
-                a.system,
-                a.claims,
-                policy,
-                a.error_message,
-                a.harness_error,
-                a.usage,
-                a.raw_output,
-                report.answers.get(a.system, {}).get(a.case_id),
-            )
-            for a in report.analyses
-        ]
+        report.analyses if fresh else [reanalysed(report, a, policy) for a in report.analyses]
     )
     rates = {
         s: system_rates(

@@ -68,7 +68,7 @@ def verified_report(db: Any, stored: StoredRun) -> tuple[RunReport, str]:
     """The report and its hash, or RunAlteredError saying what no longer matches."""
     try:
         report = RunReport.model_validate_json(stored.text)
-        actual = eff.stored_text_hash(stored.text)
+        actual = eff.stored_text_hash(stored.text, stored.recorded_hash)
     except ValueError:
         report, actual = None, "(not a valid report)"
     problems = []

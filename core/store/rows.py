@@ -13,6 +13,7 @@ from sqlite_utils import Database
 from ..errors import StoreError, UsageError
 from ..models import ClaimJudgement, RunReport
 from ..models.review import AuditEntry, Override, RunRow, SignOff
+from ..review.effective import canonical_text
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -149,7 +150,7 @@ def run_columns(report: RunReport, digest: str) -> dict[str, Any]:
         "status": report.decision.status.value,
         "exit_code": report.decision.exit_code,
         "timings": json.dumps(report.timings),
-        "report": report.model_dump_json(),
+        "report": canonical_text(report),  # hashed as stored: reads skip the re-dump
         "report_hash": digest,
     }
 

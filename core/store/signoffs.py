@@ -61,6 +61,15 @@ class SignOffMixin:
         ).fetchone()
         return eff.inputs_hash(digest, self.override_history(run_id))
 
+    def report_hash(self: _Host, run_id: str) -> str | None:
+        """The hash recorded when the run was saved, without reading the report: a cache of
+        the parsed report is keyed by it (whether the text still matches is
+        ``load_report``'s check)."""
+        row = self.db.execute(
+            "SELECT report_hash FROM runs WHERE run_id = ?", [self.resolve(run_id)]
+        ).fetchone()
+        return None if row is None else row[0]
+
     def sign_off(
         self: _Host,
         run_id: str,
