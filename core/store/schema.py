@@ -188,6 +188,68 @@ def m0008_signoff_report_hash(db: Database) -> None:
     db.execute("PRAGMA user_version = 8")
 
 
+def append_only(db: Database, table: str) -> None:
+    """Refuse UPDATE, DELETE and an insert reusing an id on ``table`` (the triggers 0002 and
+    0004 put on overrides, sign-offs and the audit log)."""
+    for op in ("UPDATE", "DELETE"):
+        db.execute(
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
+        )
+    db.execute(
+        f"CREATE TRIGGER IF NOT EXISTS {table}_no_replace BEFORE INSERT ON {table} "
+        f"WHEN NEW.id IS NOT NULL AND EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id) "
+        f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
+    )
+
+
+def _version_of(name: str) -> str:
+    """``PRAGMA user_version`` after migration ``name``: its place in the history."""
+    return f"PRAGMA user_version = {_NAMES.index(name) + 1}"
+
+
+_ROLES = """
+CREATE TABLE role_grants (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, actor TEXT NOT NULL,
+    action TEXT NOT NULL, principal TEXT NOT NULL, role TEXT NOT NULL
+);
+CREATE INDEX role_grants_principal ON role_grants(principal)
+"""
+
+
+@_migration("0010_roles")
+def m0010_roles(db: Database) -> None:
+    """Roles granted and revoked with ``halgate roles``: an append-only history."""
+    _script(db, _ROLES)
+    append_only(db, "role_grants")
+    db.execute(_version_of("0010_roles"))
+
+
+_PANELS = """
+CREATE TABLE panel_labels (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item_id TEXT NOT NULL,
+    reviewer TEXT NOT NULL, label TEXT NOT NULL, comment TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX panel_labels_once ON panel_labels(run_id, item_id, reviewer);
+CREATE TABLE assignments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item_id TEXT NOT NULL,
+    reviewer TEXT NOT NULL, how TEXT NOT NULL, assigned_by TEXT NOT NULL, at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX assignments_once ON assignments(run_id, item_id, reviewer)
+"""
+
+
+@_migration("0011_review_panels")
+def m0011_review_panels(db: Database) -> None:
+    """Review panels: each reviewer's blind label of a queue item (one each) and who is
+    assigned which item; both append-only."""
+    _script(db, _PANELS)
+    for table in ("panel_labels", "assignments"):
+        append_only(db, table)
+    db.execute(_version_of("0011_review_panels"))
+
+
 SCHEMA_VERSION = len(_NAMES)
 
 
