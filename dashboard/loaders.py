@@ -47,8 +47,11 @@ def db_version(db: str) -> tuple[int, ...]:
 
 
 def run_version(db: str, run_id: str) -> int:
-    """Cache-key part that changes whenever the run's effective verdicts may change."""
-    return len(overrides_now(db, run_id))
+    """Cache-key part that changes whenever the run's effective verdicts may change: its
+    overrides, and its review-panel labels (a dispute holds the gate) in the high bits."""
+    with Store(db) as store:
+        labels = len(store.panel_labels(run_id))
+    return len(overrides_now(db, run_id)) + (labels << 32)
 
 
 def overrides_now(db: str, run_id: str) -> list[Override]:
@@ -108,7 +111,9 @@ def overrides(db: str, run_id: str, version: int) -> list[Override]:
 def reviewed(db: str, run_id: str, version: int) -> ReviewedRun:
     """Overrides applied, the gate recomputed, the queue counted: ``review_run`` on the
     cached judged report and override history (what ``Store.reviewed_run`` returns)."""
-    run = review_run(run_id, judged_report(db, run_id), overrides(db, run_id, version))
+    with Store(db) as store:
+        disputed = store.disputed_items(run_id)
+    run = review_run(run_id, judged_report(db, run_id), overrides(db, run_id, version), disputed)
     with Store(db) as store:  # the run list then reads this summary instead of redoing it
         store.cache_summary(run)
     return _settled(run)

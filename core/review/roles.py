@@ -138,3 +138,10 @@ def check_role(identity: str | None, roles: set[Role], role: Role, doing: str) -
             f"{doing} refused: {who} does not hold the {role.value} role "
             "(`halgate roles grant IDENTITY " + role.value + "`, or the login's groups claim)"
         )
+
+
+def check_may_review(identity: str | None, held: set[Role], managed: bool) -> None:
+    """Raise PermissionDeniedError unless a logged-in ``identity`` may review: anyone while
+    roles are not managed, else a holder of the reviewer role (or a role above it)."""
+    if managed:
+        check_role(identity, held, Role.REVIEWER, "review")

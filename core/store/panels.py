@@ -8,6 +8,7 @@ as they read one reviewer's label. Plain SQL through the Store's connection.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence, Set
 from contextlib import AbstractContextManager
 from typing import Literal, Protocol
@@ -21,7 +22,7 @@ from ..models.review import Override
 from ..models.team import Assignment, PanelItem, PanelLabel, Role, TeamAgreement
 from ..review import panel as rules
 from ..review.effective import latest_by_claim
-from ..review.reviewed import review_run
+from ..review.reviewed import ReviewedRun, review_run
 from ..review.team_agreement import team_agreement
 from ..scoring.corrected import AUDIT_PREFIX
 from .rows import now, rowid
@@ -32,12 +33,14 @@ AssignHow = Literal["claimed", "round_robin"]
 
 class _Host(Protocol):
     db: Database
+    _settling_panel: bool
 
     def resolve(self, run_id: str) -> str: ...
     def load_report(self, run_id: str) -> RunReport: ...
     def override_history(self, run_id: str, claim_id: str | None = None) -> list[Override]: ...
     def _write(self) -> AbstractContextManager[None]: ...
     def _audit(self, actor: str, action: str, run_id: str | None, detail: dict) -> None: ...
+
     def add_override(
         self,
         run_id: str,
@@ -48,6 +51,7 @@ class _Host(Protocol):
         comment: str,
         reviewer: str,
     ) -> Override: ...
+
     def _assign(
         self, run_id: str, item_id: str, who: str, how: AssignHow, by: str
     ) -> Assignment: ...
@@ -55,6 +59,7 @@ class _Host(Protocol):
     def assignments(self, run_id: str) -> list[Assignment]: ...
     def queue_item_ids(self, run_id: str, queue: Queue | None = None) -> list[str]: ...
     def panel(self, run_id: str) -> list[PanelItem]: ...
+    def disputed_items(self, run_id: str) -> list[str]: ...
     def panel_item(self, run_id: str, item_id: str) -> PanelItem: ...
     def _insert_label(
         self, run_id: str, item_id: str, value: str, comment: str, who: str, per_item: int
@@ -67,6 +72,15 @@ def _per_item(report: RunReport) -> int:
 
 class PanelMixin:
     """Multi-reviewer queue methods of the Store (one idea per module)."""
+
+    _settling_panel = False
+    """True while a settled panel label is written as its override (``check_single_review``)."""
+
+    def _reviewed(self: _Host, run_id: str, judged: RunReport | None = None) -> ReviewedRun:
+        """``review_run`` on the stored run (``judged`` if the caller has it), disputes held."""
+        judged = judged or self.load_report(run_id)
+        history = self.override_history(run_id)
+        return review_run(run_id, judged, history, self.disputed_items(run_id))
 
     def panel_labels(self: _Host, run_id: str) -> list[PanelLabel]:
         """Every panel label of a run, oldest first."""
@@ -222,6 +236,12 @@ class PanelMixin:
             )
             detail = {"item_id": item_id, "panel_label_id": rowid(cur)}
             self._audit(who, "panel_label", run_id, detail)  # the label itself stays blind
+            if who not in assigned:  # labelling an unassigned item claims it
+                self.db.execute(
+                    "INSERT INTO assignments (run_id, item_id, reviewer, how, assigned_by, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [run_id, item_id, who, "claimed", who, at],
+                )
 
     def adjudicate(
         self: _Host,
@@ -252,7 +272,31 @@ class PanelMixin:
 
 def _put_in_force(host: _Host, run_id: str, item_id: str, value: str, note: str, who: str) -> None:
     """The settled label as the item's override (answer label, or claim verdict)."""
-    if item_id.startswith(AUDIT_PREFIX):
-        host.add_override(run_id, item_id, label=value, comment=note, reviewer=who)
-    else:
-        host.add_override(run_id, item_id, verdict=value, comment=note, reviewer=who)
+    audit = item_id.startswith(AUDIT_PREFIX)
+    host._settling_panel = True
+    try:
+        host.add_override(
+            run_id,
+            item_id,
+            label=value if audit else None,
+            verdict=None if audit else value,
+            comment=note,
+            reviewer=who,
+        )
+    finally:
+        host._settling_panel = False
+
+
+def check_single_review(db: Database, run_id: str, item_id: str, settles_panel: bool) -> None:
+    """A run whose policy asks several reviews per item takes its labels through the panel
+    (``halgate queue label``), never one reviewer's override put straight in force; only a
+    settled panel label (``settles_panel``) is written as its override."""
+    if settles_panel or item_id.startswith("pairwise:"):
+        return  # a pairwise decision is no queue item of a panel
+    row = db.execute("SELECT policy FROM runs WHERE run_id = ?", [run_id]).fetchone()
+    per_item = json.loads(row[0] or "{}").get("reviews_per_item", 1) if row else 1
+    if per_item > 1:
+        raise UsageError(
+            f"run {run_id} takes {per_item} blind reviews per item: label {item_id} with "
+            "`halgate queue label` (or the dashboard's Review queue page), not an override"
+        )

@@ -23,11 +23,11 @@ from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, Ru
 from ..review import effective as eff
 from ..review.audit import audit_labels, audit_review_ids, draw_audit_seed
 from ..review.panel import hold_for_disputes
-from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
+from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
 from .connect import open_database
 from .integrity import read_run, verified_report
-from .panels import PanelMixin
+from .panels import PanelMixin, check_single_review
 from .reviewers import ReviewerMixin
 from .roles import RolesMixin
 from .rows import (
@@ -224,8 +224,7 @@ class Store(SignOffMixin, ReviewerMixin, RolesMixin, PanelMixin):
 
         `judged` spares re-reading a report the caller has just saved.
         """
-        judged = judged or self.load_report(run_id)
-        run = review_run(run_id, judged, self.override_history(run_id), self.disputed_items(run_id))
+        run = self._reviewed(run_id, judged)
         self.cache_summary(run)
         return run
 
@@ -275,6 +274,7 @@ class Store(SignOffMixin, ReviewerMixin, RolesMixin, PanelMixin):
         claims take neither.
         """
         run_id = self.resolve(run_id)
+        check_single_review(self.db, run_id, claim_id, self._settling_panel)
         if not reviewer.strip():
             raise UsageError("an override needs a reviewer name")
         if not comment.strip():
@@ -375,9 +375,7 @@ class Store(SignOffMixin, ReviewerMixin, RolesMixin, PanelMixin):
     def reviewed_run(self, run_id: str) -> ReviewedRun:
         """The run with its reviews applied: effective report, review queue with its counts,
         judge agreement (``halgate.review.review_run`` on one read of the run)."""
-        run_id = self.resolve(run_id)
-        judged, disputed = self.load_report(run_id), self.disputed_items(run_id)
-        return review_run(run_id, judged, self.override_history(run_id), disputed)
+        return self._reviewed(self.resolve(run_id))
 
     def review_queue(self, run_id: str) -> list[ReviewItem]:
         """Claims a person must look at, most severe first, then those since cleared (the pairs
