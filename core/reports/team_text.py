@@ -95,11 +95,10 @@ def team_markdown(t: TeamAgreement | None, code: Callable[[str], str]) -> list[s
     ``code`` makes an item id (from a suite's case ids: untrusted) an inert code span."""
     if t is None or (t.reviewers is None and t.judge is None):
         return []
-    lines = ["", f"### Team review ({t.reviews_per_item} review(s) per item)", ""]
+    lines = ["", f"### Team review ({t.reviews_per_item} review(s) per item)"]
     if t.reviewers is not None:
-        lines += _md_table(
-            ["inter-reviewer agreement", "value"], [list(r) for r in reviewer_rows(t)]
-        )
+        figures = [list(r) for r in reviewer_rows(t)]
+        lines += ["", *_md_table(["inter-reviewer agreement", "value"], figures)]
     if t.disputed_items:
         names = ", ".join(code(i) for i in t.disputed_items)
         lines += ["", f"In dispute, holding the gate at NEEDS_REVIEW: {names}"]

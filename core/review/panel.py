@@ -30,6 +30,7 @@ from ..models import (
 from ..models.review import Override
 from ..models.team import PanelItem, PanelLabel, Role
 from ..scoring.corrected import AUDIT_PREFIX
+from .roles import implied
 
 DISPUTE_RULE = "review_panel_dispute"
 
@@ -122,7 +123,7 @@ def check_adjudicator(item: PanelItem, adjudicator: str, roles: set[Role]) -> No
     if item.state != "disputed":
         raise UsageError(f"{item.item_id} is not in dispute (it is {item.state})")
     on_panel = any(x.reviewer == adjudicator for x in item.labels)
-    if on_panel and Role.RELEASE_MANAGER not in roles:
+    if on_panel and Role.RELEASE_MANAGER not in implied(roles):
         raise PermissionDeniedError(
             f"adjudication refused: {adjudicator} labelled {item.item_id}; a third reviewer "
             "or a release manager decides"

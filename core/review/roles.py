@@ -100,6 +100,11 @@ def roles_in_force(history: Iterable[RoleChange]) -> dict[str, set[Role]]:
     return {who: roles for who, roles in held.items() if roles}
 
 
+def implied(roles: Iterable[Role]) -> set[Role]:
+    """Every right the roles carry (ADMIN all of them, RELEASE_MANAGER reviewing too)."""
+    return {right for role in roles for right in _IMPLIES[role]}
+
+
 def roles_of(
     identity: str | None,
     granted: Mapping[str, set[Role]],
@@ -112,7 +117,7 @@ def roles_of(
     direct = set(granted.get(identity, set())) | set(claimed)
     if identity in configured_managers:
         direct.add(Role.RELEASE_MANAGER)
-    return {right for role in direct for right in _IMPLIES[role]}
+    return implied(direct)
 
 
 def holders(
