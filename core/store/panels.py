@@ -209,6 +209,9 @@ class PanelMixin:
             with self._write():
                 detail = {"item_id": item_id, "labels": {x.reviewer: x.label for x in item.labels}}
                 self._audit(who, "panel_dispute", run_id, detail)
+                # The cached run-list summary follows overrides; a dispute changes none but
+                # holds the gate, so drop the cache and let the next listing recompute it.
+                self.db.execute("DELETE FROM run_summaries WHERE run_id = ?", [run_id])
         elif len(item.labels) >= per_item and item.label_in_force is None:
             names = ", ".join(x.reviewer for x in item.labels)
             note = f"panel of {per_item} agreed ({names}): {comment}"

@@ -114,6 +114,8 @@ def test_a_dispute_holds_the_gate_and_the_adjudicated_label_moves_the_corrected_
     assert held.decision.status == GateStatus.NEEDS_REVIEW
     assert held.decision.reasons[-1].rule == "review_panel_dispute"
     assert held.decision.reasons[-1].claim_ids == [item]
+    [row] = store.list_runs()  # the run list agrees (its cached summary was dropped)
+    assert row.status == GateStatus.NEEDS_REVIEW
     with pytest.raises(PermissionDeniedError, match="a third reviewer or a release manager"):
         store.adjudicate(run_id, item, F, "mine wins", "ben")
     decided = store.adjudicate(run_id, item, F, "read the leaflet twice", "ben", {Role.ADMIN})
