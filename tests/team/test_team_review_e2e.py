@@ -62,10 +62,15 @@ def _seed(store_url: str) -> tuple[str, list[tuple[str, bool]]]:
         for claim in ("q1/candidate/0", "q2/candidate/0"):
             for who in ("x@example.test", "y@example.test"):
                 store.add_panel_label(run_id, claim, "CONTRADICTED", "checked", who)
-        for item, judged in audit[2:]:
-            for who in ("x@example.test", "y@example.test"):
-                store.add_panel_label(run_id, item, _label_label(judged), "checked", who)
-    return run_id, audit[:2]
+        # The disputed one is a candidate answer the judge flags: adjudicated faithful, it
+        # must move the candidate's corrected rate whatever order the audit drew.
+        split = next(a for a in audit if a[0].endswith(":candidate") and a[1])
+        same = next(a for a in audit if a != split)
+        for item, judged in audit:
+            if item not in (same[0], split[0]):
+                for who in ("x@example.test", "y@example.test"):
+                    store.add_panel_label(run_id, item, _label_label(judged), "checked", who)
+    return run_id, [same, split]
 
 
 def _users(provider_url: str) -> None:
@@ -197,6 +202,7 @@ def test_two_reviewers_disagree_the_release_manager_adjudicates_and_signs_off(
             _record(carol, split, _label_label(not judged_split), button="Adjudicate")
             expect(carol.get_by_text(f"adjudicated by {CAROL}")).to_be_visible()
             after = _corrected(store_url, run_id)
+            print(f"candidate's corrected rate: {before} before, {after} after adjudication")
             assert after != before and _status(store_url, run_id) == "PASSED"
 
             goto_page(carol, "Agreement")
@@ -223,3 +229,5 @@ def test_two_reviewers_disagree_the_release_manager_adjudicates_and_signs_off(
     assert team.disputed_items == [] and team.reviewers is not None
     assert team.reviewers.adjudicated == 1 and team.reviewers.cohen_kappa is not None
     assert [(s.reviewer, s.decision.value) for s in signed] == [(CAROL, "APPROVED")]
+    r = team.reviewers
+    print(f"kappa {r.cohen_kappa:.3f} fleiss {r.fleiss_kappa:.3f} alpha {r.krippendorff_alpha:.3f}")
