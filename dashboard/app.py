@@ -28,6 +28,8 @@ pages = [
     st.Page(VIEWS / "claims.py", title="Claims explorer", icon=":material/search:"),
     st.Page(VIEWS / "triage.py", title="Triage", icon=":material/rule:"),
     st.Page(VIEWS / "reviews.py", title="My reviews", icon=":material/history:"),
+    st.Page(VIEWS / "team_queue.py", title="Review queue", icon=":material/group:"),
+    st.Page(VIEWS / "agreement.py", title="Agreement", icon=":material/handshake:"),
     st.Page(VIEWS / "signoff.py", title="Sign-off", icon=":material/verified:"),
     st.Page(VIEWS / "pairwise.py", title="Pairwise", icon=":material/compare:"),
     st.Page(VIEWS / "selftest.py", title="Self-test"),

@@ -51,8 +51,11 @@ def db_version(db: str) -> tuple[int, ...]:
 
 
 def run_version(db: str, run_id: str) -> int:
-    """Cache-key part that changes whenever the run's effective verdicts may change."""
-    return len(overrides_now(db, run_id))
+    """Cache-key part that changes whenever the run's effective verdicts may change: its
+    overrides, and its review-panel labels (a dispute holds the gate) in the high bits."""
+    with Store(db) as store:
+        labels = len(store.panel_labels(run_id))
+    return len(overrides_now(db, run_id)) + (labels << 32)
 
 
 def overrides_now(db: str, run_id: str) -> list[Override]:
@@ -124,11 +127,13 @@ def reviewed(db: str, run_id: str, version: int) -> ReviewedRun:
     After a review only the answer it changed is redone (``review_run_since`` from the last
     reviewed run this server derived, any session's); the result is the same record."""
     judged, history = judged_report(db, run_id), overrides(db, run_id, version)
+    with Store(db) as store:
+        disputed = store.disputed_items(run_id)
     last = _last_reviewed(db, run_id)
     if last:
-        run = review_run_since(last[0], judged, history)
+        run = review_run_since(last[0], judged, history, disputed)
     else:
-        run = review_run(run_id, judged, history)
+        run = review_run(run_id, judged, history, disputed)
     last[:] = [run]
     with Store(db) as store:  # the run list then reads this summary instead of redoing it
         store.cache_summary(run)

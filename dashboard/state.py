@@ -18,11 +18,18 @@ from contextlib import contextmanager
 
 import streamlit as st
 from halgate import HalgateError, Store
+from halgate.models import Role
 from halgate.review import (
     allow_unauthenticated_signoff,
+    check_may_review,
     check_review_identity,
     check_sign_off_identity,
+    claimed_roles,
     login_identity,
+    role_groups,
+    roles_claim,
+    roles_managed,
+    roles_of,
 )
 
 DEFAULT_DB = "halgate.db"
@@ -99,6 +106,9 @@ def identity_box() -> str | None:
     if user:
         st.caption("Signed in as")
         st.text(user)
+        held = sorted(r.value for r in session_roles())
+        if held:
+            st.caption("Roles: " + ", ".join(held))
         if login_configured():
             st.button("Log out", on_click=st.logout)
         return user
@@ -130,12 +140,64 @@ def sign_off_refusal() -> str | None:
 
 
 def review_refusal() -> str | None:
-    """Why this session may not record overrides or audit labels (core's rule), else None."""
+    """Why this session may not record overrides or labels (core's rules), else None: the
+    identity rule, then, for a logged-in user while roles are managed, the reviewer role."""
+    user = logged_in_user()
     try:
-        check_review_identity(login_configured(), logged_in_user() is not None)
+        check_review_identity(login_configured(), user is not None)
+        if user is not None:
+            check_may_review(user, session_roles(), _roles_managed())
     except HalgateError as exc:
         return str(exc)
     return None
+
+
+def _claimed_roles() -> set[Role]:
+    """Roles the login's groups claim grants (none without a login or a configured claim)."""
+    try:
+        return claimed_roles(st.user.to_dict(), roles_claim(), role_groups())
+    except Exception:  # st.user outside a running app, or a bad setting (shown elsewhere)
+        return set()
+
+
+def session_roles() -> set[Role]:
+    """The logged-in user's rights: the roles table, the configured release managers and
+    the login's claim (``halgate.review.roles_of``). None for a typed name: it proves nothing."""
+    user = logged_in_user()
+    if user is None:
+        return set()
+    with open_store() as store:
+        granted, managers = store.granted_roles(), store.release_managers()
+    return roles_of(user, granted, managers, _claimed_roles())
+
+
+def roles_from_login() -> bool:
+    """Whether the login's groups claim grants roles on this server."""
+    try:
+        return login_configured() and bool(roles_claim())
+    except HalgateError:
+        return False
+
+
+def _roles_managed() -> bool:
+    with open_store() as store:
+        granted = store.granted_roles()
+    try:
+        claim = roles_claim()
+    except HalgateError:
+        claim = ""
+    return roles_managed(claim, granted)
+
+
+def sign_off_managers() -> list[str]:
+    """Who may sign off here: the store's list (configuration and roles table), and the
+    logged-in user when the login's claim makes them release manager."""
+    with open_store() as store:
+        managers = store.release_managers()
+    user = logged_in_user()
+    if user and Role.RELEASE_MANAGER in session_roles() and user not in managers:
+        managers.append(user)
+    return managers
 
 
 def reviewer() -> str | None:

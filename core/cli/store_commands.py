@@ -43,7 +43,8 @@ def _run_arg(purpose: str) -> Any:
 
 _MANAGERS = (
     "one of $HALGATE_RELEASE_MANAGERS (comma-separated) when that is set, else of "
-    "[review] release_managers in halgate.toml; a run's policy never grants it"
+    "[review] release_managers in halgate.toml, or a release_manager or admin of the store's "
+    "roles table (halgate roles grant); a run's policy never grants it"
 )
 
 
@@ -105,10 +106,12 @@ def show(
     """Summary of a run from effective verdicts, its overrides, judge agreement and sign-offs."""
     from ..reports.review_text import agreement_lines, override_line, signoff_lines
     from ..reports.summary import summary_text
+    from ..reports.team_text import team_lines
 
     with store_at(db) as store:
         run = store.reviewed_run(run_id)
         signed = store.signoffs(run.run_id)
+        team = store.team_agreement(run.run_id)
     judged, report = run.judged, run.report
     out.print(summary_text(report), markup=False, end="")
     if judged.decision.status != report.decision.status:
@@ -120,6 +123,7 @@ def show(
     for o in run.overrides:
         out.print(f"  {override_line(o)}", markup=False)
     out.print("\n" + agreement_lines(run.agreement) + signoff_lines(signed), markup=False, end="")
+    out.print(team_lines(team), markup=False, end="")
 
 
 @app.command(short_help="The review queue of a run: severe claims, pairs, audit sample.")
@@ -318,7 +322,8 @@ def signoff(
 
     Release managers come from this server's configuration only: the names in
     $HALGATE_RELEASE_MANAGERS (comma-separated) when it is set, else release_managers in the
-    [review] section of halgate.toml. A run's policy (suite or uploaded report) grants nothing.
+    [review] section of halgate.toml, and the release_manager and admin roles of the store's
+    roles table (halgate roles). A run's policy (suite or uploaded report) grants nothing.
     Approving a decision other than PASSED needs --override-gate and a comment (exit 4 without).
     """
     with store_at(db) as store:

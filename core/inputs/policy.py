@@ -120,6 +120,14 @@ class Policy(Record):
         description="Gate on the audit-corrected answers with a hallucination (and its change) "
         "once the audit sample is completely labelled; needs gate_on = answers.",
     )
+    reviews_per_item: int = Field(
+        default=1,
+        ge=1,
+        le=9,
+        description="Reviewers who label each item of a queue (triage or audit sample) blind; "
+        "with 2 or more, items the panel disagrees on go to adjudication and hold the gate "
+        "at NEEDS_REVIEW until decided (docs/team-review.md).",
+    )
     decide_on: Literal["interval", "estimate"] = Field(
         default="interval",
         description="How a rate rule decides: interval (FAILED when the whole interval lies "

@@ -48,6 +48,7 @@ from .review import (
     SignOffDecision,
 )
 from .suite import SHOULD_ABSTAIN_TAG, Answer, Case, Document, SourceLocation, Suite
+from .team import PanelItem, PanelLabel, Role, TeamAgreement
 from .verdicts import (
     EXIT_BAD_INPUT,
     EXIT_CODES,
@@ -66,6 +67,10 @@ from .verdicts import (
 )
 
 __all__ = [
+    "PanelItem",
+    "PanelLabel",
+    "Role",
+    "TeamAgreement",
     "HALLUCINATED",
     "SHOULD_ABSTAIN_TAG",
     "count_verdicts",

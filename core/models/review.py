@@ -15,6 +15,7 @@ from .audit import AuditLabel
 from .claims import ClaimJudgement
 from .record import Record
 from .report import GateMeasure, PairwiseJudgement, RunReport
+from .team import TeamAgreement
 from .verdicts import GateStatus, HallucinationType, Mode, Preference, Severity, Verdict
 
 
@@ -223,6 +224,10 @@ class ReviewRecord(Record):
     signoffs: list[SignOff] = Field(
         default_factory=list,
         description="Every sign-off, oldest first, each marked stale or in force.",
+    )
+    team: TeamAgreement | None = Field(
+        default=None,
+        description="Team review: inter-reviewer and judge-human agreement, items in dispute.",
     )
 
 

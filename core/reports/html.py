@@ -37,6 +37,7 @@ from .summary import (
     pct,
     signed_pct,
 )
+from .team_text import team_html
 
 _CSS = (
     """
@@ -232,6 +233,7 @@ def html_report(report: RunReport) -> str:
             f"<h2>Hallucinated claims of {escape(d.gated_system)}</h2>" + page.claims_table(severe)
         )
     body.append(page.reviews_section())
+    body.append(team_html(record.team if record else None))
     body.append("<h2>Cases</h2>")
     body += [page.case_section(c.case_id) for c in report.cases]
     body.append(page.evidence.section())

@@ -31,6 +31,7 @@ from .summary import (
     pct,
     signed_pct,
 )
+from .team_text import team_markdown
 
 BANNER = {
     GateStatus.PASSED: "✅",
@@ -233,6 +234,7 @@ def markdown_report(report: RunReport) -> str:
             if source is not None:
                 lines.append(f"   - answer read from {source}")
     lines += _reviews(report)
+    lines += team_markdown(record.team if (record := review_of(report)) else None, md_code)
     if d.pending_review:
         lines += [
             "",

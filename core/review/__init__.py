@@ -14,6 +14,7 @@ from .audit import AuditItem, audit_cases, audit_input, audit_items, audit_label
 from .effective import apply_override, effective_report, judge_agreement, latest_by_claim
 from .incremental import review_run_since
 from .mine import OwnReview, is_reviewer, override_change, own_reviews, review_kind
+from .panel import check_label, label_choices, visible_labels
 from .progress import AuditProgress, LookInterval, audit_progress
 from .queue import QueueCounts, ReviewQueue, first_order_preference, queue_ids, review_ids
 from .record import claim_review, review_record, reviewed_report, signoff_in_force
@@ -35,8 +36,31 @@ from .rights import (
     may_sign_off,
     release_managers,
 )
+from .roles import (
+    check_may_review,
+    check_role,
+    claimed_roles,
+    parse_role,
+    role_groups,
+    roles_claim,
+    roles_managed,
+    roles_of,
+)
+from .team_agreement import team_agreement
 
 __all__ = [
+    "check_label",
+    "check_may_review",
+    "check_role",
+    "claimed_roles",
+    "label_choices",
+    "parse_role",
+    "role_groups",
+    "roles_claim",
+    "roles_managed",
+    "roles_of",
+    "team_agreement",
+    "visible_labels",
     "AuditProgress",
     "LookInterval",
     "audit_progress",

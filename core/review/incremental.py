@@ -19,12 +19,16 @@ from ..models.review import Override
 from ..scoring.rescore import reanalysed, rescore
 from .audit import audit_input
 from .effective import apply_override, claim_index, judge_agreement, pair_review_ids
+from .panel import hold_for_disputes
 from .queue import queue_ids
 from .reviewed import ReviewedRun, build_queue, review_run
 
 
 def review_run_since(
-    previous: ReviewedRun, judged: RunReport, overrides: Sequence[Override]
+    previous: ReviewedRun,
+    judged: RunReport,
+    overrides: Sequence[Override],
+    disputed: Sequence[str] = (),
 ) -> ReviewedRun:
     """``review_run(previous.run_id, judged, overrides)``, reusing ``previous`` (the same
     judged report reviewed with an older part of the same history) for the answers that no
@@ -32,7 +36,8 @@ def review_run_since(
     history = sorted(overrides, key=lambda o: o.id)
     report = _effective_since(previous, judged, history)
     if report is None:
-        return review_run(previous.run_id, judged, history)
+        return review_run(previous.run_id, judged, history, disputed)
+    report = hold_for_disputes(report, disputed)
     return ReviewedRun(
         run_id=previous.run_id,
         judged=judged,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ..models import ClaimJudgement
 from ..models.review import ClaimReview, Override, ReviewedReport, ReviewRecord, SignOff
+from ..models.team import TeamAgreement
 from .effective import latest_by_claim
 from .reviewed import ReviewedRun
 
@@ -66,7 +67,9 @@ def signoff_in_force(signoffs: Sequence[SignOff]) -> SignOff | None:
     return next((s for s in reversed(signoffs) if s.in_force), None)
 
 
-def review_record(run: ReviewedRun, signoffs: Sequence[SignOff] = ()) -> ReviewRecord:
+def review_record(
+    run: ReviewedRun, signoffs: Sequence[SignOff] = (), team: TeamAgreement | None = None
+) -> ReviewRecord:
     """The review record of a run: reviewed claims in report order, every override, every
     sign-off (``Store.signoffs`` marks which one is in force)."""
     latest = latest_by_claim(run.overrides)
@@ -89,11 +92,16 @@ def review_record(run: ReviewedRun, signoffs: Sequence[SignOff] = ()) -> ReviewR
         overrides=list(run.overrides),
         signoff_in_force=signoff_in_force(signoffs),
         signoffs=list(signoffs),
+        team=team,
     )
 
 
-def reviewed_report(run: ReviewedRun, signoffs: Sequence[SignOff] = ()) -> ReviewedReport:
+def reviewed_report(
+    run: ReviewedRun, signoffs: Sequence[SignOff] = (), team: TeamAgreement | None = None
+) -> ReviewedReport:
     """The effective report with its review record: what ``halgate export`` writes."""
     # Built without re-validating: the effective report is valid already, and a 10,000-case
     # report would take seconds to check again.
-    return ReviewedReport.model_construct(**dict(run.report), review=review_record(run, signoffs))
+    return ReviewedReport.model_construct(
+        **dict(run.report), review=review_record(run, signoffs, team)
+    )

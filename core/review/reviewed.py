@@ -16,6 +16,7 @@ from ..models.review import JudgeAgreement, Override, ReviewItem
 from ..scoring.decide import asks_for_labels
 from .audit import audit_items, audit_labels
 from .effective import claim_at, claim_index, effective_report, judge_agreement, latest_by_claim
+from .panel import hold_for_disputes
 from .queue import QueueCounts, ReviewQueue, pair_items, review_ids
 
 
@@ -71,10 +72,13 @@ class ReviewedRun:
     agreement: JudgeAgreement
 
 
-def review_run(run_id: str, judged: RunReport, overrides: Sequence[Override]) -> ReviewedRun:
-    """Apply a run's overrides: effective report, review queue with counts, judge agreement."""
+def review_run(
+    run_id: str, judged: RunReport, overrides: Sequence[Override], disputed: Sequence[str] = ()
+) -> ReviewedRun:
+    """Apply a run's overrides: effective report, review queue with counts, judge agreement.
+    Items a review panel disputes (``disputed``) hold a PASSED gate at NEEDS_REVIEW."""
     history = list(overrides)
-    report = effective_report(judged, history)
+    report = hold_for_disputes(effective_report(judged, history), disputed)
     return ReviewedRun(
         run_id=run_id,
         judged=judged,

@@ -75,8 +75,10 @@ def check_sign_off(reviewer: str, managers: Sequence[str], run_id: str) -> None:
     """Raise PermissionDeniedError, saying why, unless ``reviewer`` may sign off ``run_id``."""
     if not managers:
         raise PermissionDeniedError(
-            f"sign-off refused: no release managers are configured for run {run_id} "
-            f"(set {ENV_VAR} or {CONFIG_KEY} in halgate.toml on this server)"
+            f"sign-off refused: {reviewer!r} is not a release manager; no release managers "
+            f"are configured for run {run_id} (set {ENV_VAR} or {CONFIG_KEY} in halgate.toml "
+            "on this server, grant the role with `halgate roles grant`, or give the login's "
+            "groups claim a release-manager group)"
         )
     if not may_sign_off(reviewer, managers):
         raise PermissionDeniedError(

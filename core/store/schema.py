@@ -204,6 +204,53 @@ def m0009_judge_tables_owned_by_store(db: AnyDatabase) -> None:
     db.execute("PRAGMA user_version = 9")
 
 
+def _version_of(name: str) -> str:
+    """``PRAGMA user_version`` after migration ``name``: its place in the history."""
+    return f"PRAGMA user_version = {_NAMES.index(name) + 1}"
+
+
+_ROLES = """
+CREATE TABLE role_grants (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, actor TEXT NOT NULL,
+    action TEXT NOT NULL, principal TEXT NOT NULL, role TEXT NOT NULL
+);
+CREATE INDEX role_grants_principal ON role_grants(principal)
+"""
+
+
+@_migration("0010_roles")
+def m0010_roles(db: AnyDatabase) -> None:
+    """Roles granted and revoked with ``halgate roles``: an append-only history."""
+    _script(db, _ROLES)
+    append_only(db, "role_grants")
+    db.execute(_version_of("0010_roles"))
+
+
+_PANELS = """
+CREATE TABLE panel_labels (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item_id TEXT NOT NULL,
+    reviewer TEXT NOT NULL, label TEXT NOT NULL, comment TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX panel_labels_once ON panel_labels(run_id, item_id, reviewer);
+CREATE TABLE assignments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item_id TEXT NOT NULL,
+    reviewer TEXT NOT NULL, how TEXT NOT NULL, assigned_by TEXT NOT NULL, at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX assignments_once ON assignments(run_id, item_id, reviewer)
+"""
+
+
+@_migration("0011_review_panels")
+def m0011_review_panels(db: AnyDatabase) -> None:
+    """Review panels: each reviewer's blind label of a queue item (one each) and who is
+    assigned which item; both append-only."""
+    _script(db, _PANELS)
+    for table in ("panel_labels", "assignments"):
+        append_only(db, table)
+    db.execute(_version_of("0011_review_panels"))
+
+
 SCHEMA_VERSION = len(_NAMES)
 
 

@@ -9,8 +9,10 @@ from typing import Any, Protocol
 from ..errors import UsageError
 from ..models import RunReport
 from ..models.review import Override, ReviewedReport, SignOff, SignOffDecision
+from ..models.team import Role, TeamAgreement
 from ..review import effective as eff
-from ..review import rights
+from ..review import rights, roles
+from ..review.panel import hold_for_disputes
 from ..review.record import reviewed_report
 from ..review.reviewed import ReviewedRun
 from .rows import now, rowid, signoff_of
@@ -44,10 +46,21 @@ class _Host(Protocol):
     def inputs_hash(self, run_id: str) -> str: ...
     def signoffs(self, run_id: str) -> list[SignOff]: ...
     def reviewed_run(self, run_id: str) -> ReviewedRun: ...
+    def disputed_items(self, run_id: str) -> list[str]: ...
+    def team_agreement(self, run_id: str) -> TeamAgreement: ...
+    def granted_roles(self) -> dict[str, set[Role]]: ...
+    def release_managers(self) -> list[str]: ...
 
 
 class SignOffMixin:
     """Sign-off methods of the Store (split out to keep one idea per module)."""
+
+    def release_managers(self: _Host) -> list[str]:
+        """Who may sign off by name: the server's configured release managers and everyone
+        the roles table makes release manager or admin (a login's groups claim adds its own
+        user in the dashboard)."""
+        configured = rights.release_managers()
+        return roles.holders(Role.RELEASE_MANAGER, self.granted_roles(), configured)
 
     def inputs_hash(self: _Host, run_id: str) -> str:
         """Hash of the judged report and every override of the run, as of now.
@@ -81,12 +94,12 @@ class SignOffMixin:
     ) -> SignOff:
         """Record APPROVED / REJECTED by a release manager against the current decision.
 
-        Who may sign off is ``halgate.review.release_managers()``, the server's configuration
-        (``HALGATE_RELEASE_MANAGERS``, else ``[review] release_managers`` in halgate.toml),
-        never the run's policy, unless the caller passes the list; anyone else is refused
-        with PermissionDeniedError. Approving a decision other than PASSED is refused with
-        UsageError unless ``override_gate`` acknowledges it (``rights.check_approval``); the
-        record says whether it overrode the gate.
+        Who may sign off is ``release_managers()``: the server's configuration
+        (``HALGATE_RELEASE_MANAGERS``, else ``[review] release_managers`` in halgate.toml) and
+        the roles table, never the run's policy, unless the caller passes the list; anyone
+        else is refused with PermissionDeniedError. Approving a decision other than PASSED is
+        refused with UsageError unless ``override_gate`` acknowledges it
+        (``rights.check_approval``); the record says whether it overrode the gate.
         """
         run_id = self.resolve(run_id)
         choice = parse_decision(decision)
@@ -94,7 +107,7 @@ class SignOffMixin:
             raise UsageError("a sign-off needs a reviewer name and a comment")
         report = self.load_report(run_id)
         managers = (
-            list(release_managers) if release_managers is not None else rights.release_managers()
+            list(release_managers) if release_managers is not None else self.release_managers()
         )
         rights.check_sign_off(reviewer, managers, run_id)
         inputs = self.inputs_hash(run_id)
@@ -102,7 +115,8 @@ class SignOffMixin:
         (digest,) = self.db.execute(
             "SELECT report_hash FROM runs WHERE run_id = ?", [run_id]
         ).fetchone()
-        status = eff.effective_report(report, self.override_history(run_id)).decision.status
+        effective = eff.effective_report(report, self.override_history(run_id))
+        status = hold_for_disputes(effective, self.disputed_items(run_id)).decision.status
         overridden = rights.check_approval(
             choice == SignOffDecision.APPROVED, status, override_gate, run_id
         )
@@ -169,4 +183,5 @@ class SignOffMixin:
         force, who reviewed what and when, the sign-off in force and every sign-off): what
         ``halgate export`` renders in every format."""
         run = self.reviewed_run(run_id)
-        return reviewed_report(run, self.signoffs(run.run_id))
+        team = self.team_agreement(run.run_id)
+        return reviewed_report(run, self.signoffs(run.run_id), team)

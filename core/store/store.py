@@ -22,11 +22,14 @@ from ..models import AuditLabel, HallucinationType, Preference, RunReport, Sever
 from ..models.review import AuditEntry, JudgeAgreement, Override, ReviewItem, RunRow
 from ..review import effective as eff
 from ..review.audit import audit_labels, audit_review_ids, draw_audit_seed
-from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, review_run, run_summary
+from ..review.panel import hold_for_disputes
+from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
 from .connect import open_database, open_server
 from .integrity import read_run, verified_report
+from .panels import PanelMixin, check_single_review
 from .reviewers import ReviewerMixin
+from .roles import RolesMixin
 from .rows import (
     audit_of,
     claim_row,
@@ -61,7 +64,7 @@ ORDER BY coalesce(r.saved_at, r.created_at) DESC, r.rowid DESC
 """
 
 
-class Store(SignOffMixin, ReviewerMixin):
+class Store(SignOffMixin, ReviewerMixin, RolesMixin, PanelMixin):
     """A halgate review database; migrates itself on open. Use one per thread or process."""
 
     def __init__(self, path: str | Path | DbTarget, timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -191,15 +194,16 @@ class Store(SignOffMixin, ReviewerMixin):
         audit seed is the store's own, drawn when the run was saved."""
         run_id = self.resolve(run_id)
         report = verified_report(self.db, read_run(self.db, run_id))[0]
-        (seed,) = self.db.execute(
-            "SELECT audit_seed FROM runs WHERE run_id = ?", [run_id]
-        ).fetchone()
+        sql = "SELECT audit_seed FROM runs WHERE run_id = ?"
+        (seed,) = self.db.execute(sql, [run_id]).fetchone()
         return report.model_copy(update={"audit_seed": seed})
 
     def effective_report(self, run_id: str) -> RunReport:
-        """The report with overrides applied and metrics, comparison and decision recomputed."""
+        """The report with overrides applied and metrics, comparison and decision recomputed
+        (items a review panel disputes hold it at NEEDS_REVIEW)."""
         run_id = self.resolve(run_id)
-        return eff.effective_report(self.load_report(run_id), self.override_history(run_id))
+        report = eff.effective_report(self.load_report(run_id), self.override_history(run_id))
+        return hold_for_disputes(report, self.disputed_items(run_id))
 
     def list_runs(self) -> list[RunRow]:
         """Every run, newest first, with effective status, rates and review counts."""
@@ -222,8 +226,7 @@ class Store(SignOffMixin, ReviewerMixin):
 
         `judged` spares re-reading a report the caller has just saved.
         """
-        judged = judged or self.load_report(run_id)
-        run = review_run(run_id, judged, self.override_history(run_id))
+        run = self._reviewed(run_id, judged)
         self.cache_summary(run)
         return run
 
@@ -273,6 +276,7 @@ class Store(SignOffMixin, ReviewerMixin):
         claims take neither.
         """
         run_id = self.resolve(run_id)
+        check_single_review(self.db, run_id, claim_id, self._settling_panel)
         if not reviewer.strip():
             raise UsageError("an override needs a reviewer name")
         if not comment.strip():
@@ -373,13 +377,11 @@ class Store(SignOffMixin, ReviewerMixin):
     def reviewed_run(self, run_id: str) -> ReviewedRun:
         """The run with its reviews applied: effective report, review queue with its counts,
         judge agreement (``halgate.review.review_run`` on one read of the run)."""
-        run_id = self.resolve(run_id)
-        return review_run(run_id, self.load_report(run_id), self.override_history(run_id))
+        return self._reviewed(self.resolve(run_id))
 
     def review_queue(self, run_id: str) -> list[ReviewItem]:
-        """Claims a person must look at (gate.review_queue on effective verdicts, most severe
-        first), then any the judge queued that a reviewer has since cleared. The pairs in the
-        queue are ``reviewed_run(run_id).queue.pairs``."""
+        """Claims a person must look at, most severe first, then those since cleared (the pairs
+        are ``reviewed_run(run_id).queue.pairs``)."""
         return self.reviewed_run(run_id).queue.items
 
     def judge_agreement(self, run_id: str) -> JudgeAgreement:

@@ -1,7 +1,8 @@
 """Sign-off: the release manager's final word, recorded against the decision it was made on.
 
-Only release managers may sign off: ``halgate.review.release_managers()`` (the server's
-configuration, never the run's policy), the rule ``halgate signoff`` applies too; the store
+Only release managers may sign off: ``state.sign_off_managers()`` (the server's
+configuration, the store's roles table and the login's groups claim, never the run's
+policy), the rule ``halgate signoff`` applies too; the store
 refuses anyone else and the page shows its message. Approving a decision other than PASSED
 needs the acknowledgement box ticked (the store refuses it otherwise, as ``halgate signoff``
 without ``--override-gate``). Each sign-off is marked in force (the newest, not stale),
@@ -14,7 +15,6 @@ from __future__ import annotations
 import streamlit as st
 from halgate import HalgateError
 from halgate.dashboard import components, loaders, state
-from halgate.review import release_managers
 
 OVERRIDE_GATE = "so-override-gate"
 
@@ -53,7 +53,7 @@ else:
     st.caption("No overrides yet.")
 
 st.subheader("Sign-offs")
-managers = release_managers()
+managers = state.sign_off_managers()
 signed = loaders.signoffs(db, run_id)
 if signed and not any(s.in_force for s in signed):
     st.warning("No sign-off is in force: overrides were recorded after the newest one.")
@@ -88,7 +88,14 @@ def _sign(decision: str) -> None:
     acknowledged = bool(st.session_state.get(OVERRIDE_GATE))
     try:
         with state.open_store() as store:
-            store.sign_off(run_id, decision, who, comment, override_gate=acknowledged)
+            store.sign_off(
+                run_id,
+                decision,
+                who,
+                comment,
+                release_managers=state.sign_off_managers(),
+                override_gate=acknowledged,
+            )
     except HalgateError as exc:
         state.flash(str(exc), "error")
         return
@@ -100,6 +107,7 @@ def _sign(decision: str) -> None:
 
 st.caption(
     state.plain("Release managers: " + (", ".join(managers) if managers else "none configured"))
+    + (" · and members of the login's release-manager groups" if state.roles_from_login() else "")
 )
 refused = state.sign_off_refusal()
 if refused:

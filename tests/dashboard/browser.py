@@ -68,15 +68,15 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
 
 @contextmanager
 def serve_dashboard(
-    db: Path,
+    db: Path | str,
     port: int | None = None,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
     log: Path | None = None,
 ) -> Iterator[str]:
-    """`halgate dashboard --db DB --port PORT` started in ``cwd`` with ``env`` added to this
-    process's environment, its output in ``log``; yields its base URL, and stops it (the
-    whole process group) afterwards."""
+    """`halgate dashboard --db DB --port PORT` (DB a path or a store URL) started in
+    ``cwd`` with ``env`` added to this process's environment, its output in ``log``; yields
+    its base URL, and stops it (the whole process group) afterwards."""
     port = port or free_port()
     halgate = Path(sys.executable).with_name("halgate")
     with open(log or os.devnull, "wb") as out:
