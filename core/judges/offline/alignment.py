@@ -11,14 +11,16 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
+from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates
 from ...text.quantities import Quantity, quantity_matches
 from ...text.words import is_content, tokenize
 from .attribution import resolve_reference
+from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
 from .number_checks import cover as _cover
-from .record_checks import case_facts, record_conflicts
+from .record_checks import Conflict, case_facts, listing_facts, record_conflicts
 from .source_rules import current_hits, null_fields, version_marks, version_named
 
 if TYPE_CHECKING:
@@ -40,10 +42,12 @@ def align(
     th: Thresholds,
     context: tuple[Quantity, ...] = (),
     null_field_claims: bool = True,
+    conventions: Conventions = CORE_CONVENTIONS,
 ) -> Alignment:
     """Retrieve evidence for a claim and compute every alignment signal (`context`: the
     versions and dates named by the claims before it in its answer; `null_field_claims`:
-    whether a claim about a record field that is null counts, policy ``null_field_claims``)."""
+    whether a claim about a record field that is null counts, policy ``null_field_claims``;
+    `conventions`: those of the suite's rule packs)."""
     wanted = set(claim.stems)
     hits = index.search(claim.stems, retrieval.top_k) if claim.stems else []
     named = resolve_reference(claim.reference, index.docs) if claim.reference else None
@@ -83,9 +87,23 @@ def align(
         )
         al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted, th.hedge_min_stems)
     _citation(claim, al, index, None if version else named)
-    al.null_fields = null_fields(wanted, hits) if null_field_claims else []
+    generic = GENERIC_KEY_STEMS | (LISTING_KEY_STEMS if conventions.listings else frozenset())
+    al.null_fields = null_fields(wanted, hits, generic) if null_field_claims else []
     al.record_conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
+    if conventions.listings:
+        al.record_conflicts, al.listing_conflicts = _by_listing(claim, index, al.record_conflicts)
     return al
+
+
+def _by_listing(
+    claim: ClaimFeatures, index: EvidenceIndex, core: list[Conflict]
+) -> tuple[list[Conflict], list[Conflict]]:
+    """The record conflicts by the business_listings conventions (which replace the core
+    ones when the pack is on), split into those the core conventions also find and those
+    only the pack's find (computed only when the pack is on)."""
+    seen = {c.field for c in core}
+    found = record_conflicts(claim.body, claim.tokens, listing_facts(index))
+    return [c for c in found if c.field in seen], [c for c in found if c.field not in seen]
 
 
 def _rank(

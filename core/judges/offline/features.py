@@ -109,6 +109,9 @@ class Alignment:
     evidence_elsewhere: str | None = None
     null_fields: list[str] = field(default_factory=list)
     record_conflicts: list[Conflict] = field(default_factory=list)
+    #: Record fields the claim contradicts by the business_listings pack's conventions only
+    #: (empty when the pack is off: not computed).
+    listing_conflicts: list[Conflict] = field(default_factory=list)
 
     @property
     def citation_mismatch(self) -> bool:
