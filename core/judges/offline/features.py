@@ -81,7 +81,12 @@ def question_features(text: str) -> QuestionFeatures:
 
 @dataclass
 class Alignment:
-    """How a claim lines up with the evidence; every field is a signal the rules can use."""
+    """How a claim lines up with the evidence; every field is a signal the rules can use.
+
+    Built once per claim (alignment.align): the retrieved evidence first, then each signal
+    computed on its own from it (numbers: number_checks.NumberFindings; wording, attribution,
+    names, null fields, record conflicts) and the record assembled from those results, so no
+    signal writes into a record another one reads."""
 
     hits: list[Hit]
     best: Passage | None
