@@ -36,6 +36,14 @@ def calibrate_command(
             "faithbench=0.5) W times in every fit (repeatable; default 1)."
         ),
     ] = None,
+    rule_packs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule-packs",
+            help="Rule packs the rules and signals run with while fitting (repeat or "
+            "comma-separate; default none: the core, what a suite gets by default).",
+        ),
+    ] = None,
 ) -> None:
     """Fit the offline judge's one learned model (all benchmarks pooled) and write its
     calibration file."""
@@ -51,7 +59,8 @@ def calibrate_command(
         if not rows:
             raise UsageError(f"{benchmark[0]}: no rows in part {part!r}")
         names = [f"{b.parent.name}/{b.name}" for b in benchmark]
-        cal = calibrate(rows, seed, str(base) if base else None, names, part, weights)
+        packs = [p.strip() for g in rule_packs or [] for p in g.split(",") if p.strip()]
+        cal = calibrate(rows, seed, str(base) if base else None, names, part, weights, packs)
     except HalgateError as exc:
         raise fail(exc) from None
     out_file.write_text(calibration_json(cal), encoding="utf-8")

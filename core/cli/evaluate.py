@@ -74,6 +74,22 @@ def eval_judge(
     run: Annotated[
         str | None, typer.Option(help="With --db: the run id or a unique prefix.")
     ] = None,
+    rule_packs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule-packs",
+            help="Offline judge: rule packs to turn on (repeat or comma-separate; default: "
+            "a suite's policy rule_packs, else none).",
+        ),
+    ] = None,
+    compare_packs: Annotated[
+        bool,
+        typer.Option(
+            "--compare-packs",
+            help="Figures without and with the rule packs, and every claim whose verdict "
+            "they change (ids, verdicts, deciding rules).",
+        ),
+    ] = False,
 ) -> None:
     """Score a judge against labels: a suite's labels.jsonl or a benchmark file.
 
@@ -93,7 +109,12 @@ def eval_judge(
         _show(text, data, as_json)
         return
     try:
-        j = create_judge(judge)
+        packs = _packs(judge, rule_packs, suite)
+        if compare_packs:
+            text, data = _compare(judge, packs, suite, benchmark, task, part, limit, seed)
+            _show(text, data, as_json)
+            return
+        j = create_judge(judge, **({"rule_packs": packs} if packs else {}))
         if by_rule:
             text, data = _by_rule(
                 j, suite, benchmark, task, part, limit, seed, quiet, not no_task_hints
@@ -185,3 +206,88 @@ def _eval_benchmark(
     with judge_progress(len(rows), enabled=not quiet) as tick:
         result = evaluate_benchmark(judge, rows, progress=tick, task_hints=task_hints)
     return benchmark_table(result), result
+
+
+def _packs(judge: str, given: list[str] | None, suite: Path | None) -> list[str]:
+    """The rule packs to judge with: --rule-packs (comma lists split), else a suite's
+    policy ``rule_packs``; a pack for a judge without rules, or an unknown one, is an error."""
+    from ..inputs.policy import resolve_policy
+    from ..judges.build import checked_rule_packs
+    from ..judges.offline.rules.table import RuleTableError, rule_table
+
+    if given:
+        packs = [p.strip() for g in given for p in g.split(",") if p.strip()]
+        if judge not in {"offline", "cascade"}:
+            raise UsageError(f"--rule-packs applies to --judge offline or cascade, not {judge}")
+        try:
+            rule_table(packs)
+        except RuleTableError as exc:
+            raise UsageError(f"--rule-packs: {exc}") from None
+        return packs
+    if suite is None or judge not in {"offline", "cascade"}:
+        return []
+    return checked_rule_packs(resolve_policy(None, suite))
+
+
+def _compare(
+    judge: str,
+    packs: list[str],
+    suite: Path | None,
+    benchmark: Path | None,
+    task: str | None,
+    part: str,
+    limit: int | None,
+    seed: int,
+) -> tuple[str, dict[str, Any]]:
+    """Figures without and with `packs` on the same labelled inputs, and the claims whose
+    verdict differs (evaluation/pack_report.py)."""
+    from ..evaluation.pack_report import pack_report, verdict_changes
+    from ..judges.registry import create_judge
+
+    if not packs:
+        raise UsageError("--compare-packs needs rule packs (--rule-packs or the suite's policy)")
+    judges = (create_judge(judge), create_judge(judge, rule_packs=packs))
+    if benchmark is not None:
+        runs = [_bench_run(j, benchmark, task, part, limit, seed) for j in judges]
+    elif suite is not None:
+        runs = [_suite_run(j, suite) for j in judges]
+    else:
+        raise UsageError("--compare-packs needs a SUITE folder or --benchmark FILE")
+    (fig0, tab0, claims0), (fig1, tab1, claims1) = runs
+    changes = verdict_changes(claims0, claims1)
+    return pack_report(packs, (fig0, fig1), (tab0, tab1), changes)
+
+
+def _bench_run(
+    judge: Judge,
+    path: Path,
+    task: str | None,
+    part: str,
+    limit: int | None,
+    seed: int,
+) -> tuple[dict[str, Any], str, list[Any]]:
+    """One judge's figures, table and claims on a benchmark's rows (no task hints: the
+    figure to report)."""
+    from ..evaluation.benchmark import (
+        benchmark_figures,
+        benchmark_table,
+        judge_rows_with_claims,
+        load_benchmark,
+    )
+    from ..inputs.policy import Policy
+
+    rows = load_benchmark(path, task, part, limit, seed)
+    preds, claims = judge_rows_with_claims(judge, rows, Policy(), None, False)
+    figures = benchmark_figures(judge.spec.judge_id, rows, preds, False)
+    return figures, benchmark_table(figures), [c for row in claims for c in row]
+
+
+def _suite_run(judge: Judge, suite: Path) -> tuple[dict[str, Any], str, list[Any]]:
+    """One judge's scores, table and claims on a suite's labels."""
+    from ..evaluation.suite_labels import judge_labelled_suite, score_analyses, scores_table
+    from ..inputs.suite import load_suite
+
+    labels, analyses = judge_labelled_suite(load_suite(suite), judge)
+    scores = score_analyses(labels, analyses, judge.spec.judge_id)
+    claims = [c for a in analyses for c in a.claims]
+    return scores.model_dump(mode="json"), scores_table(scores), claims

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..inputs.policy import Policy
 from ..judges.protocol import Judge, JudgeTask, ProgressCallback
-from ..models import HALLUCINATED, AnswerAnalysis, Case, Document
+from ..models import HALLUCINATED, AnswerAnalysis, Case, ClaimJudgement, Document
 from ..run.guard import guarded_judge
 from ..scoring.metrics import f1_score, ratio
 from ..scoring.rescore import analysis_of
@@ -148,6 +148,17 @@ def judge_rows(
     With `task_hints` off the judge is not told the row's task (no tag, no domain), as for
     a user's own suite: the figure that says what users get.
     """
+    return judge_rows_with_claims(judge, rows, policy, progress, task_hints)[0]
+
+
+def judge_rows_with_claims(
+    judge: Judge,
+    rows: Sequence[BenchRow],
+    policy: Policy,
+    progress: ProgressCallback | None = None,
+    task_hints: bool = True,
+) -> tuple[list[Prediction], list[list[ClaimJudgement]]]:
+    """:func:`judge_rows`'s predictions, and every row's judged claims beside them."""
     tasks = [
         JudgeTask(
             case=bench_case(r, task_hints),
@@ -157,8 +168,9 @@ def judge_rows(
         for r in rows
     ]
     results = guarded_judge(judge, tasks, progress)
-    out = []
+    out, claims = [], []
     for r, res in zip(rows, results, strict=True):
+        claims.append(res.claims.get("system", []))
         a = analysis_of(
             r.id,
             "system",
@@ -167,7 +179,7 @@ def judge_rows(
             harness_error=res.errors.get("system"),
         )
         out.append(prediction_of(a))
-    return out
+    return out, claims
 
 
 def _chars(spans: Iterable[tuple[int, int]]) -> set[int]:
@@ -215,6 +227,13 @@ def evaluate_benchmark(
 ) -> dict:
     """Judge figures overall and per task, each with the novelty baseline's beside them."""
     preds = judge_rows(judge, rows, policy or Policy(), progress, task_hints)
+    return benchmark_figures(judge.spec.judge_id, rows, preds, task_hints)
+
+
+def benchmark_figures(
+    judge_id: str, rows: Sequence[BenchRow], preds: Sequence[Prediction], task_hints: bool
+) -> dict:
+    """The figures of :func:`evaluate_benchmark` from a judge's predictions on the rows."""
     base = [predict_novelty(r) for r in rows]
 
     def block(idx: list[int]) -> dict:
@@ -231,7 +250,7 @@ def evaluate_benchmark(
 
     tasks = sorted({r.task for r in rows})
     out = {
-        "judge_id": judge.spec.judge_id,
+        "judge_id": judge_id,
         "task_hints": task_hints,
         "overall": block(list(range(len(rows)))),
     }

@@ -316,10 +316,12 @@ def calibrate(
     benchmarks: Sequence[str] = (),
     part: str = "tune",
     benchmark_weights: Weights | None = None,
+    rule_packs: Sequence[str] = (),
 ) -> Calibration:
     """A calibration file: the base's version, rules, verdict and score settings plus the
-    newly trained model, and how it was trained (`benchmarks`, `part`, any weights)."""
-    judge = OfflineJudge(calibration=base, use_model=False)
+    newly trained model, and how it was trained (`benchmarks`, `part`, any weights, the
+    `rule_packs` its rules and signals ran with)."""
+    judge = OfflineJudge(calibration=base, use_model=False, rule_packs=rule_packs)
     samples = collect(rows, judge)
     params, training = train_general(samples, seed, benchmark_weights)
     return judge.cal.model_copy(
@@ -332,6 +334,7 @@ def calibrate(
                     part=part,
                     benchmarks=list(benchmarks),
                     weights=dict(benchmark_weights) if benchmark_weights else None,
+                    rule_packs=sorted(rule_packs),
                 ),
                 training=training,
             ),

@@ -20,10 +20,9 @@ _DECODER = json.JSONDecoder()
 # The decoder's own string scanner (C or pure Python); typeshed leaves it out of json.decoder.
 _scanstring: Callable[[str, int], tuple[str, int]]
 _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]  # it exists at runtime
-# Key words too generic to tie a claim to one field ("RestaurantsGoodForKids"), as stems.
-GENERIC_KEY_STEMS = frozenset(
-    stem(w) for w in "restaurants business good for has is attribute".split()
-)
+# Key words too generic to tie a claim to one field ("hasParking", "isOpen"), as stems;
+# business listings' own ("RestaurantsGoodForKids") are the business_listings rule pack's.
+GENERIC_KEY_STEMS = frozenset(stem(w) for w in "has is attribute".split())
 _NEGATIVE = {"false", "no", "none", "0", "n/a", "not available"}
 _CLOSED = re.compile(r"^0?0:00?-0?0:00?$")  # "Monday": "0:0-0:0" in business hours
 _POSITIVE = {"true": "yes"}

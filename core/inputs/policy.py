@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from ..errors import PolicyError
 from ..models import GateMeasure, Record, Severity
@@ -167,6 +167,15 @@ class Policy(Record):
         "is UNSUPPORTED (the record does not say it), or 'ignore' to judge it by its words "
         "alone (for records where null means 'not applicable').",
     )
+    rule_packs: list[str] = Field(
+        default_factory=list,
+        description="Offline judge: the opt-in rule packs of one kind of data to turn on "
+        "beside the core rules (e.g. ['business_listings', 'reviews']; see docs/judge.md). "
+        "Default: none, only the core rules.",
+    )
+    _source: str | None = PrivateAttr(default=None)
+    """The policy file this policy was read from (None for defaults): errors found later,
+    when a value is put to use, name it."""
 
     @field_validator("audit_sample", mode="before")
     @classmethod
@@ -226,10 +235,28 @@ def load_policy(path: Path | str | None) -> Policy:
             raise PolicyError(f"{path}: policy: {what}")
         data = data["policy"]
     try:
-        return Policy.model_validate(data)
+        policy = Policy.model_validate(data)
     except ValidationError as exc:
         problems = policy_problems(exc, str(path), text, ("policy",) if wrapped else ())
         raise PolicyError("\n".join(problems)) from None
+    policy._source = str(path)
+    return policy
+
+
+def policy_value_error(policy: Policy, key: str, message: str) -> PolicyError:
+    """A policy value found wrong when it is put to use (not when read: a rule pack's name
+    is known to the judges, not to the policy), named as load errors are:
+    ``FILE:LINE: key: message``, or ``policy: key: message`` for a policy built in code."""
+    where = policy._source
+    if where is None:
+        return PolicyError(f"policy: {key}: {message}")
+    try:
+        text = Path(where).read_text(encoding="utf-8")
+        wrapped = "policy" in tomllib.loads(text)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return PolicyError(f"{where}: {key}: {message}")
+    line = key_line(text, (key,), ("policy",) if wrapped else ())
+    return PolicyError(f"{where}{f':{line}' if line is not None else ''}: {key}: {message}")
 
 
 def policy_problems(

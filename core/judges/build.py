@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..inputs.policy import Policy
+from ..inputs.policy import Policy, policy_value_error
 from ..models import Mode
 from .protocol import Judge
 from .registry import create_judge
@@ -79,7 +79,9 @@ def build_judge(
         raise UsageError(f"{', '.join(given)} only apply to --judge llm or --judge cascade")
     if cascade_margin is not None and name != "cascade":
         raise UsageError("--cascade-margin only applies to --judge cascade")
-    offline = {"null_field_claims": policy.null_field_claims}
+    offline: dict[str, Any] = {"null_field_claims": policy.null_field_claims}
+    if name in ("offline", "cascade") and policy.rule_packs:
+        offline["rule_packs"] = checked_rule_packs(policy)
     if name not in LLM_JUDGES:
         return create_judge(
             name, severity_rules=policy.severity_rules, **(offline if name == "offline" else {})
@@ -97,3 +99,15 @@ def build_judge(
         db=str(db) if db else None,
         **llm,
     )
+
+
+def checked_rule_packs(policy: Policy) -> list[str]:
+    """The policy's rule packs, each known to the offline judge; an unknown one is a
+    PolicyError naming the policy file, line and field."""
+    from .offline.rules.table import RuleTableError, rule_table
+
+    try:
+        rule_table(policy.rule_packs)
+    except RuleTableError as exc:
+        raise policy_value_error(policy, "rule_packs", str(exc)) from None
+    return list(policy.rule_packs)

@@ -235,10 +235,13 @@ def make_cascade_judge(
     cascade_margin: float | None = None,
     null_field_claims: str = "unsupported",
     calibration: str | None = None,
+    rule_packs: Sequence[str] = (),
     **llm_options: Any,
 ) -> CascadeJudge:
     """Build the cascade: the offline judge (``null_field_claims``, ``calibration``) and the
     LLM judge (every LLM option: model, endpoint, key, batching, ``prefetch``, db)."""
-    offline = OfflineJudge(severity_rules, calibration, null_field_claims=null_field_claims)
+    offline = OfflineJudge(
+        severity_rules, calibration, null_field_claims=null_field_claims, rule_packs=rule_packs
+    )
     llm = cast(LLMJudge, make_llm_judge(severity_rules=severity_rules, mode=mode, **llm_options))
     return CascadeJudge(offline, llm, DEFAULT_MARGIN if cascade_margin is None else cascade_margin)

@@ -24,14 +24,14 @@ def abbreviates(code: str, word: str) -> bool:
     return all(c in rest for c in code[1:])
 
 
-# Stems of words that frame a claim rather than state its content ("reviewers praised",
+# Stems of words that frame a claim rather than state its content ("it is described as",
 # "overall it appears", "offers"): summaries and record descriptions use them freely, so a
-# missing one says little about whether the content is invented.
-DISCOURSE_STEMS = frozenset(
-    """review reviewer customer mention not prais describ overall appear seem offer experienc
-    locat provid availabl option featur popular known highlight report say includ variety
-    stat express shar not enjoy lov recommend positiv negativ feedback rat star visit spot
-    establishment place make also note comment found find other several many some
+# missing one says little about whether the content is invented. Review wording
+# ("reviewers praised") is the ``reviews`` rule pack's (judges/offline/conventions.py).
+FRAMING_STEMS = frozenset(
+    """mention not describ overall appear seem offer provid availabl option featur popular
+    known highlight report say includ variety stat express shar make also note comment found
+    find other several many some
     """.split()
 )
 

@@ -8,7 +8,7 @@ import pytest
 from halgate.evidence.index import evidence_index
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.offline.opening_hours import claimed_days, claimed_times, wrong_days
-from halgate.judges.offline.record_checks import case_facts, record_conflicts
+from halgate.judges.offline.record_checks import listing_facts, record_conflicts
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
 from halgate.text.words import tokenize
@@ -46,8 +46,9 @@ RECORD = Document(
 
 
 def conflicts(text: str, record: Document = RECORD) -> list[str]:
+    """The conflicts by the business_listings pack's conventions (a listing record)."""
     tokens = tuple(tokenize(text))
-    facts = case_facts(evidence_index([record]))
+    facts = listing_facts(evidence_index([record]))
     found = record_conflicts(text, tokens, facts)
     return [c.field for c in found]
 
@@ -111,20 +112,24 @@ def test_days_and_times_are_read_from_prose() -> None:
 
 def test_wrong_days_reads_missing_days_as_closed_and_zero_hours_as_undecided() -> None:
     week = {0: None, 1: (600, 1200), 2: (600, 1200), 3: (600, 1200), 4: (600, 1320)}
-    assert wrong_days("Open every day from 10 AM to 8 PM.", week) == [4, 5, 6]
-    assert wrong_days("Open Tuesday to Thursday, 10 AM to 8 PM.", week) == []
-    assert wrong_days("Closed on weekends and on Mondays.", week) == []
+    listing = {"closed_days": frozenset(), "missing_closed": True}  # business_listings pack
+    assert wrong_days("Open every day from 10 AM to 8 PM.", week, **listing) == [4, 5, 6]
+    assert wrong_days("Open every day from 10 AM to 8 PM.", week) == [4]  # core: unknown
+    assert wrong_days("Open every day from 10 AM to 8 PM.", week, frozenset({5})) == [4, 5]
+    assert wrong_days("Open Tuesday to Thursday, 10 AM to 8 PM.", week, **listing) == []
+    assert wrong_days("Closed on weekends and on Mondays.", week, **listing) == []
     assert wrong_days("Open until 11 PM.", week) == [1, 2, 3, 4]  # no day: any listed day
 
 
 def test_the_judge_contradicts_the_claim_and_cites_the_field() -> None:
     case = Case(case_id="c1", question="")
     task = JudgeTask(case=case, documents=[RECORD], answers={"s": "The Lark offers takeout."})
-    (claim,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    judge = OfflineJudge(use_model=False, rule_packs=["business_listings"])
+    (claim,) = judge.judge_task(task).claims["s"]
     assert claim.verdict == Verdict.CONTRADICTED, claim.rationale
     assert "attributes.RestaurantsTakeOut = false" in claim.rationale
     assert [c.quote for c in claim.citations] == ['"RestaurantsTakeOut": false']
-    assert claim.signals["record_conflicts"] == ["attributes.RestaurantsTakeOut = false"]
+    assert claim.signals["listing_conflicts"] == ["attributes.RestaurantsTakeOut = false"]
 
 
 def test_a_day_the_listing_leaves_out_is_closed_and_the_listing_is_cited() -> None:
@@ -138,9 +143,11 @@ def test_a_day_the_listing_leaves_out_is_closed_and_the_listing_is_cited() -> No
         "t": "Corner Deli is open Monday to Saturday from 10 AM to 8 PM.",
     }
     task = JudgeTask(case=case, documents=[shop], answers=answers)
-    result = OfflineJudge(use_model=False).judge_task(task).claims
+    judge = OfflineJudge(use_model=False, rule_packs=["business_listings"])
+    result = judge.judge_task(task).claims
     (wrong,), (right,) = result["s"], result["t"]
     assert wrong.verdict == Verdict.CONTRADICTED and "no hours.Sunday" in wrong.rationale
+    assert wrong.deciding_rule == "listing_conflict"
     quote = wrong.citations[0].quote
     assert quote.startswith('"Monday"') and quote.endswith('"10:0-20:0"') and "Saturday" in quote
     assert wrong.citations[0].verified

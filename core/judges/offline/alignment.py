@@ -7,18 +7,21 @@ name the signal that decided it, and the same features are stored with the claim
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
+from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates
 from ...text.quantities import Quantity, quantity_matches
 from ...text.words import is_content, tokenize
 from .attribution import resolve_reference
+from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
 from .number_checks import cover as _cover
-from .record_checks import case_facts, record_conflicts
+from .record_checks import Conflict, case_facts, listing_facts, record_conflicts
 from .source_rules import current_hits, null_fields, version_marks, version_named
 
 if TYPE_CHECKING:
@@ -40,10 +43,12 @@ def align(
     th: Thresholds,
     context: tuple[Quantity, ...] = (),
     null_field_claims: bool = True,
+    conventions: Conventions = CORE_CONVENTIONS,
 ) -> Alignment:
     """Retrieve evidence for a claim and compute every alignment signal (`context`: the
     versions and dates named by the claims before it in its answer; `null_field_claims`:
-    whether a claim about a record field that is null counts, policy ``null_field_claims``)."""
+    whether a claim about a record field that is null counts, policy ``null_field_claims``;
+    `conventions`: those of the suite's rule packs)."""
     wanted = set(claim.stems)
     hits = index.search(claim.stems, retrieval.top_k) if claim.stems else []
     named = resolve_reference(claim.reference, index.docs) if claim.reference else None
@@ -57,7 +62,9 @@ def align(
     coverage = _cover(wanted, best.stems) if best else 0.0
     support, union = _greedy_cover(wanted, ranked[: retrieval.multi_hop_passages])
     multi_cov = _cover(wanted, union) * th.multi_hop_discount
-    al = Alignment(
+    # The retrieved evidence first; every signal below reads it and returns its own typed
+    # result, and the claim's Alignment is assembled from them once, at the end.
+    found = Alignment(
         hits=hits,
         best=best,
         coverage=coverage,
@@ -67,25 +74,63 @@ def align(
         support=[best] if best and coverage >= multi_cov else support,
         missing_stems=sorted(wanted - union - (best.stems if best else frozenset())),
     )
-    check_numbers(claim, al, index, current_hits(hits, index, named), question, th, named)
+    numbers = check_numbers(
+        claim, found, index, current_hits(hits, index, named), question, th, named
+    )
     known = (index.vocabulary, question.vocabulary)
-    al.names_missing = [n for n in claim.names if not _name_known(n, known)]
-    if best:
-        # Any field of a record the claim rests on may deny it ("WiFi: no" among others);
-        # another sentence in prose only when it shares words with the claim and denies
-        # one the best passage does not speak to.
-        al.negation_mismatch = _negation_mismatch(claim, best) or any(
-            _negation_mismatch(claim, p)
-            if best.leaf is not None
-            else _denies_elsewhere(claim, p, best)
-            for p in al.support
-            if p is not best
-        )
-        al.hedge_mismatch = _hedge_mismatch(claim, best, ranked, wanted, th.hedge_min_stems)
-    _citation(claim, al, index, None if version else named)
-    al.null_fields = null_fields(wanted, hits) if null_field_claims else []
-    al.record_conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
-    return al
+    generic = GENERIC_KEY_STEMS | (LISTING_KEY_STEMS if conventions.listings else frozenset())
+    conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
+    listing: list[Conflict] = []
+    if conventions.listings:
+        conflicts, listing = _by_listing(claim, index, conflicts)
+    negation, hedge = _wording(claim, found, ranked, wanted, th)
+    attributed, elsewhere = _citation(claim, found, index, None if version else named)
+    return replace(
+        found,
+        numbers_unmatched=numbers.unmatched,
+        numbers_elsewhere=numbers.elsewhere,
+        values_invented=numbers.invented,
+        number_conflict=numbers.conflict,
+        values_misread=numbers.misread,
+        negation_mismatch=negation,
+        hedge_mismatch=hedge,
+        attributed_doc=attributed,
+        evidence_elsewhere=elsewhere,
+        names_missing=[n for n in claim.names if not _name_known(n, known)],
+        null_fields=null_fields(wanted, hits, generic) if null_field_claims else [],
+        record_conflicts=conflicts,
+        listing_conflicts=listing,
+    )
+
+
+def _wording(
+    claim: ClaimFeatures, found: Alignment, ranked: list[Hit], wanted: set[str], th: Thresholds
+) -> tuple[bool, bool]:
+    """Whether the evidence denies what the claim asserts (negation), or only suggests it
+    (hedge). Any field of a record the claim rests on may deny it ("WiFi: no" among
+    others); another sentence in prose only when it shares words with the claim and denies
+    one the best passage does not speak to."""
+    best = found.best
+    if not best:
+        return False, False
+    negation = _negation_mismatch(claim, best) or any(
+        _negation_mismatch(claim, p) if best.leaf is not None else _denies_elsewhere(claim, p, best)
+        for p in found.support
+        if p is not best
+    )
+    hedge = _hedge_mismatch(claim, best, ranked, wanted, th.hedge_min_stems)
+    return negation, hedge
+
+
+def _by_listing(
+    claim: ClaimFeatures, index: EvidenceIndex, core: list[Conflict]
+) -> tuple[list[Conflict], list[Conflict]]:
+    """The record conflicts by the business_listings conventions (which replace the core
+    ones when the pack is on), split into those the core conventions also find and those
+    only the pack's find (computed only when the pack is on)."""
+    seen = {c.field for c in core}
+    found = record_conflicts(claim.body, claim.tokens, listing_facts(index))
+    return [c for c in found if c.field in seen], [c for c in found if c.field not in seen]
 
 
 def _rank(
@@ -202,20 +247,22 @@ def _hedge_mismatch(
 
 
 def _citation(
-    claim: ClaimFeatures, al: Alignment, index: EvidenceIndex, named: DocumentIndex | None
-) -> None:
-    """A claim pinned on one document whose evidence sits in another."""
-    if named is None or not al.best or len(index.docs) < 2:
-        return
-    al.attributed_doc = named.doc_id
+    claim: ClaimFeatures, found: Alignment, index: EvidenceIndex, named: DocumentIndex | None
+) -> tuple[str | None, str | None]:
+    """The document a claim is pinned on, and the one that holds its evidence or values
+    when that is another (a citation mismatch)."""
+    if named is None or not found.best or len(index.docs) < 2:
+        return None, None
     wanted = set(claim.stems)
     own = max((_cover(wanted, p.stems) for p in named.passages), default=0.0)
     others = [p for d in index.docs if d is not named for p in d.passages]
     other = max((_cover(wanted, p.stems) for p in others), default=0.0)
-    if al.best.doc_id != named.doc_id and other > own:
-        al.evidence_elsewhere = al.best.doc_id
+    elsewhere = None
+    if found.best.doc_id != named.doc_id and other > own:
+        elsewhere = found.best.doc_id
     elif claim.quantities:
-        al.evidence_elsewhere = _numbers_only_elsewhere(claim, named.passages, others)
+        elsewhere = _numbers_only_elsewhere(claim, named.passages, others)
+    return named.doc_id, elsewhere
 
 
 def _numbers_only_elsewhere(

@@ -237,6 +237,10 @@ class TrainedWith(_Section):
     benchmarks: list[str] = Field(default_factory=list)
     weights: dict[str, float] | None = None
     """Benchmark (id prefix) -> weight of its rows, when not all 1 (``--weight``)."""
+    rule_packs: list[str] = Field(default_factory=list)
+    """The rule packs the rules and signals ran with when the model was fitted (none: the
+    core alone, what a suite gets by default); the model sees the feature values it was
+    fitted on only under these packs."""
 
 
 class GroupFigures(_Section):

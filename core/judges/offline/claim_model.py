@@ -54,6 +54,7 @@ class ClaimSignals(TypedDict, total=False):
     evidence_doc: str | None
     null_fields: list[str]
     record_conflicts: list[str]
+    listing_conflicts: list[str]  # by the business_listings pack only (empty when it is off)
     informative_uncovered: float
     informative_missing: int
     polarity_flip: bool  # the claim turns round the polarity of the sentence it restates
@@ -209,7 +210,9 @@ def base_vector(c: ClaimJudgement, ctx: AnswerContext) -> ClaimFeatureRow:
         claim_hedged=float(bool(s.get("claim_hedged"))),
         citation_mismatch=float(bool(s.get("citation_mismatch"))),
         null_field=float(bool(s.get("null_fields"))),
-        record_conflict=min(len(s.get("record_conflicts", [])), 3),
+        record_conflict=min(
+            len(s.get("record_conflicts", [])) + len(s.get("listing_conflicts", [])), 3
+        ),
         rule_unsupported=float(c.verdict == Verdict.UNSUPPORTED),
         rule_contradicted=float(c.verdict == Verdict.CONTRADICTED),
         rule_partial=float(c.verdict == Verdict.PARTIALLY_SUPPORTED),

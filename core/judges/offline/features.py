@@ -81,7 +81,12 @@ def question_features(text: str) -> QuestionFeatures:
 
 @dataclass
 class Alignment:
-    """How a claim lines up with the evidence; every field is a signal the rules can use."""
+    """How a claim lines up with the evidence; every field is a signal the rules can use.
+
+    Built once per claim (alignment.align): the retrieved evidence first, then each signal
+    computed on its own from it (numbers: number_checks.NumberFindings; wording, attribution,
+    names, null fields, record conflicts) and the record assembled from those results, so no
+    signal writes into a record another one reads."""
 
     hits: list[Hit]
     best: Passage | None
@@ -109,6 +114,9 @@ class Alignment:
     evidence_elsewhere: str | None = None
     null_fields: list[str] = field(default_factory=list)
     record_conflicts: list[Conflict] = field(default_factory=list)
+    #: Record fields the claim contradicts by the business_listings pack's conventions only
+    #: (empty when the pack is off: not computed).
+    listing_conflicts: list[Conflict] = field(default_factory=list)
 
     @property
     def citation_mismatch(self) -> bool:

@@ -43,6 +43,7 @@ from .claim_model import (
     input_shape,
     is_refusal,
 )
+from .conventions import conventions_for
 from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
 from .rescore import rescore_claims
 from .reuse import ClaimDecision, Judged, as_system, findings_of
@@ -136,6 +137,7 @@ class OfflineJudge:
         )
         self.th = self.cal.thresholds
         self.table = rule_table(rule_packs, extra_rules)
+        self.conventions = conventions_for(rule_packs)
         self.null_fields = null_field_claims != "ignore"
         self.spec = JudgeSpec(
             name="offline",
@@ -266,7 +268,14 @@ class OfflineJudge:
     ) -> Judged:
         text = features.text
         al = align(
-            features, index, question, self.cal.retrieval, self.th, context, self.null_fields
+            features,
+            index,
+            question,
+            self.cal.retrieval,
+            self.th,
+            context,
+            self.null_fields,
+            self.conventions,
         )
         decision = self.decide(features, al)
         return Judged(
@@ -274,7 +283,7 @@ class OfflineJudge:
             assign_severity(decision.verdict, decision.type, text, task.case, self.rules),
             tuple(self._citations(decision, al, docs)),
             rule_score(self.cal.score, decision.verdict, al, features),
-            cast(dict[str, Any], claim_signals(al, features)),
+            cast(dict[str, Any], claim_signals(al, features, self.conventions)),
             findings_of(decision.rules) if decision.rules else (),
         )
 
@@ -291,8 +300,8 @@ class OfflineJudge:
         if d.type in (T.FABRICATION, None) and d.verdict != V.SUPPORTED:
             return []
         passages: list[Passage]
-        if d.verdict == V.CONTRADICTED and al.record_conflicts:
-            passages = [c.passage for c in al.record_conflicts]
+        if d.verdict == V.CONTRADICTED and (al.record_conflicts or al.listing_conflicts):
+            passages = [c.passage for c in (*al.record_conflicts, *al.listing_conflicts)]
         elif al.number_conflict:
             passages = [al.number_conflict]
         else:

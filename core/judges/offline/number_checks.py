@@ -14,6 +14,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations
 from typing import TYPE_CHECKING
@@ -35,6 +36,18 @@ def cover(wanted: set[str], have: frozenset[str]) -> float:
     return len(wanted & have) / len(wanted) if wanted else 1.0
 
 
+@dataclass
+class NumberFindings:
+    """What the number checks found about one claim's values (their own result, merged
+    into the claim's Alignment once every signal is computed)."""
+
+    unmatched: list[str] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)
+    invented: list[str] = field(default_factory=list)
+    conflict: Passage | None = None
+    misread: list[str] = field(default_factory=list)
+
+
 def check_numbers(
     claim: ClaimFeatures,
     al: Alignment,
@@ -43,8 +56,9 @@ def check_numbers(
     question: QuestionFeatures,
     th: Thresholds,
     named: DocumentIndex | None = None,
-) -> None:
-    """Unmatched claim numbers; a different value in the same context nearby is a conflict.
+) -> NumberFindings:
+    """Unmatched claim numbers; a different value in the same context nearby is a conflict
+    (`al`: the claim's retrieved evidence, read only).
 
     Order matters: the best evidence first (a number found there is supported, a rival
     value there is a conflict), then the same number in the same context in any retrieved
@@ -56,6 +70,7 @@ def check_numbers(
     floor = al.coverage - th.number_context_slack
     passages = [h.passage for h in hits]
     wider: list[Passage] | None = None  # found only for a value the evidence lacks
+    out = NumberFindings()
     for q in claim.quantities:
         if _all_the_time(claim.body, q):
             continue
@@ -64,9 +79,9 @@ def check_numbers(
         if stated:
             misread = _bound_reversed(claim.body, q, stated) or _former_value(claim.body, q, stated)
             if misread is not None:
-                al.number_conflict = al.number_conflict or misread[0]
-                al.numbers_unmatched.append(shown)
-                al.values_misread.append(misread[1])
+                out.conflict = out.conflict or misread[0]
+                out.unmatched.append(shown)
+                out.misread.append(misread[1])
             continue
         if (
             _derived(
@@ -94,18 +109,19 @@ def check_numbers(
             if home and any(quantity_matches(q, o) for o in home.quantities):
                 rival = None  # that document also states the claim's value: no contradiction
         if rival is not None:
-            al.number_conflict = al.number_conflict or rival
-            al.numbers_unmatched.append(shown)
+            out.conflict = out.conflict or rival
+            out.unmatched.append(shown)
         elif not any(quantity_matches(q, o) for o in question.quantities):
             if wider is None:
                 wider = _wider_evidence(claim, near, index, passages, floor)
             if states(wider, q) or _names_a_source(q, index):
                 continue
-            al.numbers_unmatched.append(shown)
+            out.unmatched.append(shown)
             if any(quantity_matches(q, o) for d in index.docs for o in d.quantities):
-                al.numbers_elsewhere.append(shown)
+                out.elsewhere.append(shown)
             elif q.kind in _EXACT_KINDS or (q.kind == "number" and q.unit):
-                al.values_invented.append(shown)
+                out.invented.append(shown)
+    return out
 
 
 #: "seven days a week", "24 hours a day": how often, not a value a source states (the

@@ -82,11 +82,18 @@ def _minutes(m: re.Match[str]) -> int | None:
     return (h * 60 + mins) % 1440
 
 
-def wrong_days(text: str, week: dict[int, tuple[int, int] | None]) -> list[int]:
+def wrong_days(
+    text: str,
+    week: dict[int, tuple[int, int] | None],
+    closed_days: frozenset[int] = frozenset(),
+    missing_closed: bool = False,
+) -> list[int]:
     """Weekdays (0 = Monday) whose opening hours the claim gets wrong, given the record's
-    week (day -> opening and closing minute; None when undecided; a day missing from a
-    listing is closed). Each day is judged by the narrowest part of the claim naming it
-    ('daily 11-9, Fridays until 10'); times said of no day must be among the record's."""
+    week (day -> opening and closing minute; None when undecided), the days it says are
+    closed, and whether a day missing from the listing is closed (the business_listings
+    pack's convention; otherwise such a day is unknown). Each day is judged by the narrowest
+    part of the claim naming it ('daily 11-9, Fridays until 10'); times said of no day must
+    be among the record's."""
     if not week:
         return []
     statements = _hour_statements(text)
@@ -97,7 +104,7 @@ def wrong_days(text: str, week: dict[int, tuple[int, int] | None]) -> list[int]:
             continue
         _, times, closed = min(said, key=lambda st: len(st[0]))
         if d not in week:
-            if not closed:
+            if not closed and (d in closed_days or missing_closed):
                 wrong.append(d)
             continue
         opening = week[d]

@@ -5,6 +5,10 @@ record those are often reviews that mention "upscale" while the field that rules
 ("Ambience upscale: false") ranks lower. A data-to-text answer is wrong when it affirms a
 field the record denies, denies one it affirms, or gives opening hours the record does not
 have, so these are checked field by field, whatever retrieval ranked first.
+
+The core check knows any JSON schema; the business_listings rule pack adds its key words,
+its affirming values and "a day the listing leaves out is closed" (conventions.py), as a
+second set of facts computed only when the pack is on.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import TYPE_CHECKING
 from ...evidence.index import Passage, make_passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS, Leaf, key_parts
 from ...text.words import is_negation, stem
+from .conventions import LISTING_AFFIRMING, LISTING_KEY_STEMS
 from .opening_hours import DAY_NAMES, opening_of, says_closed, weekday, wrong_days
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 # A nested key this short or common ("lot", "live", "dj") needs its parent ("parking").
 _DISTINCT_LEN = 6
 
-_AFFIRMING = frozenset({"yes", "true", "free", "paid", "full_bar", "beer_and_wine"})
+_AFFIRMING = frozenset({"yes", "true"})
 # "Reservations are not accepted": a cue after the key denies it when a word like these follows.
 _DENIED_AFTER = frozenset(
     "available offered accepted provided allowed permitted included possible an option".split()
@@ -59,8 +64,9 @@ class RecordFacts:
 
     fields: tuple[Field, ...]
     hours: dict[int, tuple[Passage, tuple[int, int] | None]]  # weekday -> (leaf, open/close)
-    week: Passage | None = None  # the whole opening-hours listing: a day it lacks is closed
+    week: Passage | None = None  # the whole opening-hours listing (cited for a missing day)
     closed: frozenset[int] = frozenset()  # weekdays whose hours say closed ("closed")
+    missing_closed: bool = False  # a day the listing lacks is closed (business_listings)
 
 
 @dataclass(frozen=True)
@@ -71,8 +77,13 @@ class Conflict:
     field: str  # 'attributes.RestaurantsTakeOut = false', or 'no hours.Sunday'
 
 
-def record_facts(doc: DocumentIndex) -> RecordFacts:
-    """The checkable facts of one indexed document (empty for prose)."""
+def record_facts(
+    doc: DocumentIndex,
+    generic: frozenset[str] = GENERIC_KEY_STEMS,
+    affirming: frozenset[str] = _AFFIRMING,
+) -> RecordFacts:
+    """The checkable facts of one indexed document (empty for prose): `generic` key stems
+    name no field, `affirming` values affirm theirs."""
     fields, hours, closed = [], {}, set()
     for p in doc.passages:
         leaf = p.leaf
@@ -84,8 +95,8 @@ def record_facts(doc: DocumentIndex) -> RecordFacts:
             hours[day] = (p, opening_of(leaf.value))
             if says_closed(leaf.value):
                 closed.add(day)
-        elif _is_flag(leaf):
-            fields.append(_field(p, leaf))
+        elif _is_flag(leaf, affirming):
+            fields.append(_field(p, leaf, generic))
     week = _week(doc, [p for p, _ in hours.values()])
     return RecordFacts(tuple(fields), hours, week, frozenset(closed))
 
@@ -98,36 +109,47 @@ def _week(doc: DocumentIndex, days: list[Passage]) -> Passage | None:
     return make_passage(doc.doc_id, start, end, doc.text[start:end], days[0].section)
 
 
-def _is_flag(leaf: Leaf) -> bool:
-    """A field whose value affirms or denies its key (true/false, yes/no/none, 'free')."""
+def _is_flag(leaf: Leaf, affirming: frozenset[str]) -> bool:
+    """A field whose value affirms or denies its key (true/false, yes/no/none)."""
     v = leaf.value
-    return isinstance(v, bool) or leaf.negative or str(v).strip().lower() in _AFFIRMING
+    return isinstance(v, bool) or leaf.negative or str(v).strip().lower() in affirming
 
 
-def _field(p: Passage, leaf: Leaf) -> Field:
+def _field(p: Passage, leaf: Leaf, generic: frozenset[str]) -> Field:
     keys = leaf.keys
     own_parts = [w.lower() for w in key_parts(keys[-1])]
-    specific = [w for w in own_parts if stem(w) not in GENERIC_KEY_STEMS]
+    specific = [w for w in own_parts if stem(w) not in generic]
     parents = key_parts(keys[-2]) if len(keys) > 2 else []
     return Field(
         passage=p,
         own=frozenset(stem(w) for w in specific),
         joined=frozenset({"".join(own_parts), "".join(specific)} - {""}),
-        parent=frozenset(stem(w.lower()) for w in parents) - GENERIC_KEY_STEMS,
+        parent=frozenset(stem(w.lower()) for w in parents) - generic,
         positive=not leaf.negative,
     )
 
 
 @per_index
 def case_facts(index: EvidenceIndex) -> RecordFacts:
-    """All records of a case together."""
-    parts = [record_facts(d) for d in index.docs]
+    """All records of a case together, by the core conventions (any JSON schema)."""
+    return _merged([record_facts(d) for d in index.docs])
+
+
+@per_index
+def listing_facts(index: EvidenceIndex) -> RecordFacts:
+    """All records of a case by the business_listings pack's conventions."""
+    generic, affirming = GENERIC_KEY_STEMS | LISTING_KEY_STEMS, _AFFIRMING | LISTING_AFFIRMING
+    return _merged([record_facts(d, generic, affirming) for d in index.docs], True)
+
+
+def _merged(parts: list[RecordFacts], missing_closed: bool = False) -> RecordFacts:
     hours = {k: v for p in parts for k, v in p.hours.items()}  # a later record's day wins
     return RecordFacts(
         tuple(f for p in parts for f in p.fields),
         hours,
         next((p.week for p in parts if p.week), None),
         frozenset(d for p in parts for d in p.closed if hours[d] is p.hours[d]),
+        missing_closed,
     )
 
 
@@ -211,10 +233,9 @@ def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
     for a day it leaves out."""
     if not facts.hours:
         return []
-    # A day the record calls closed is left out of the week, as a listing leaves it out.
     week = {d: opening for d, (_, opening) in facts.hours.items() if d not in facts.closed}
     out = []
-    for d in wrong_days(text, week):
+    for d in wrong_days(text, week, facts.closed, facts.missing_closed):
         if d in facts.hours:
             out.append(Conflict(facts.hours[d][0], describe(facts.hours[d][0])))
         elif facts.week is not None:

@@ -36,6 +36,7 @@ SPECIFIC_SIGNALS = (
     "citation_mismatch",
     "null_fields",
     "record_conflicts",
+    "listing_conflicts",
     "values_invented",
 )
 

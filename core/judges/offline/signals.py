@@ -11,8 +11,9 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ...models import Verdict as V
-from ...text.lexicon import DISCOURSE_STEMS
+from ...text.lexicon import FRAMING_STEMS
 from .claim_model import ClaimSignals
+from .conventions import CORE_CONVENTIONS, Conventions
 from .features import Alignment, ClaimFeatures
 from .restating.restated import dropped_restriction, polarity_flip, restated_passage
 from .restating.swapped import (
@@ -40,7 +41,7 @@ def rule_score(score: Score, verdict: V, al: Alignment, c: ClaimFeatures) -> flo
     z += w.negation_mismatch * al.negation_mismatch
     z += w.hedge_mismatch * al.hedge_mismatch
     z += w.citation_mismatch * al.citation_mismatch
-    z += w.record_conflict * bool(al.record_conflicts)
+    z += w.record_conflict * bool(al.record_conflicts or al.listing_conflicts)
     p = 1 / (1 + math.exp(-z))
     if verdict in (V.SUPPORTED, V.PARTIALLY_SUPPORTED, V.OUT_OF_SCOPE):
         return round(
@@ -49,10 +50,12 @@ def rule_score(score: Score, verdict: V, al: Alignment, c: ClaimFeatures) -> flo
     return round(max(p, score.hallucinated_min), 6)
 
 
-def informative_uncovered(al: Alignment, c: ClaimFeatures) -> float:
-    """Share of the claim's content stems (framing words like 'reviewers praised' aside)
-    that no evidence passage holds."""
-    wanted = [s for s in c.stems if s not in DISCOURSE_STEMS]
+def informative_uncovered(
+    al: Alignment, c: ClaimFeatures, framing: frozenset[str] = FRAMING_STEMS
+) -> float:
+    """Share of the claim's content stems (`framing` words like 'it is described as'
+    aside) that no evidence passage holds."""
+    wanted = [s for s in c.stems if s not in framing]
     if not wanted:
         return 0.0
     missing = set(al.missing_stems)
@@ -63,9 +66,14 @@ def _share(n: int, total: int) -> float:
     return n / total if total else 0.0
 
 
-def claim_signals(al: Alignment, c: ClaimFeatures) -> ClaimSignals:
-    """The features behind the verdict, stored with the claim for review and calibration."""
-    return {
+def claim_signals(
+    al: Alignment, c: ClaimFeatures, conventions: Conventions = CORE_CONVENTIONS
+) -> ClaimSignals:
+    """The features behind the verdict, stored with the claim for review and calibration
+    (`conventions`: those of the suite's rule packs; a pack's own signal is stored only
+    when the pack is on)."""
+    framing = conventions.framing_stems
+    signals: ClaimSignals = {
         "coverage": round(al.coverage, 4),
         "n_stems": len(c.stems),
         "question_coverage": round(al.question_coverage, 4),
@@ -86,10 +94,13 @@ def claim_signals(al: Alignment, c: ClaimFeatures) -> ClaimSignals:
         "evidence_doc": al.best.doc_id if al.best else None,
         "null_fields": al.null_fields,
         "record_conflicts": [conflict.field for conflict in al.record_conflicts],
-        "informative_uncovered": round(informative_uncovered(al, c), 4),
+        "informative_uncovered": round(informative_uncovered(al, c, framing), 4),
         **restatement_signals(c, al),  # type: ignore[typeddict-item]
-        "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
+        "informative_missing": sum(s not in framing for s in al.missing_stems),
     }
+    if conventions.listings:
+        signals["listing_conflicts"] = [conflict.field for conflict in al.listing_conflicts]
+    return signals
 
 
 def restatement_signals(c: ClaimFeatures, al: Alignment) -> dict[str, bool]:

@@ -15,12 +15,15 @@ from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.quantities import Quantity, is_year, quantity_matches
 
 
-def null_fields(wanted: set[str], hits: list[Hit]) -> list[str]:
+def null_fields(
+    wanted: set[str], hits: list[Hit], generic: frozenset[str] = GENERIC_KEY_STEMS
+) -> list[str]:
     """Record fields that are null (unknown) and that the claim speaks about, with no other
-    retrieved passage stating the same words: the claim fills a gap the record left open."""
+    retrieved passage stating the same words: the claim fills a gap the record left open
+    (`generic`: key stems that name no field)."""
     out = []
     for h in hits:
-        shared = (h.passage.unknown - GENERIC_KEY_STEMS) & wanted
+        shared = (h.passage.unknown - generic) & wanted
         if shared and not any(shared <= o.passage.stems for o in hits if not o.passage.unknown):
             out.append(h.passage.text.split(":")[0])
     return out

@@ -17,6 +17,7 @@ from functools import cache
 from types import ModuleType
 
 from ....errors import UsageError
+from ..conventions import CONVENTION_PACKS
 from .rule import CORE_PACK, Finding, Rule, RuleInput
 
 
@@ -104,8 +105,9 @@ def _subpackages(name: str) -> list[ModuleType]:
 
 
 def known_packs() -> frozenset[str]:
-    """Every pack some built-in rule belongs to (``core`` included)."""
-    return frozenset(r.pack for r in builtin_rules()) | {CORE_PACK}
+    """Every pack some built-in rule belongs to or whose conventions the signal code
+    applies (conventions.py), ``core`` included."""
+    return frozenset(r.pack for r in builtin_rules()) | CONVENTION_PACKS | {CORE_PACK}
 
 
 def rule_table(packs: Iterable[str] = (), extra: Iterable[Rule] = ()) -> RuleTable:

@@ -1,0 +1,1 @@
+"""Rules of the business_listings pack (opt-in: policy ``rule_packs``)."""
