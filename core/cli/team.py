@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import getpass
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -54,7 +53,7 @@ def grant(
     identity: Identity,
     role: RoleArg,
     by: By = None,
-    db: Annotated[Path, _db("holding the roles table")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the roles table")] = DEFAULT_DB,
 ) -> None:  # noqa: E501
     """Grant a role (recorded in the roles history and the audit log)."""
     with store_at(db, create=True) as store:
@@ -69,7 +68,7 @@ def revoke(
     identity: Identity,
     role: RoleArg,
     by: By = None,
-    db: Annotated[Path, _db("holding the roles table")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the roles table")] = DEFAULT_DB,
 ) -> None:  # noqa: E501
     """Revoke a role (the grant stays in the history)."""
     with store_at(db) as store:
@@ -83,7 +82,7 @@ def revoke(
 @roles_app.command("list")
 def list_roles(
     history: Annotated[bool, typer.Option("--history", help="Every grant and revoke.")] = False,
-    db: Annotated[Path, _db("holding the roles table")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the roles table")] = DEFAULT_DB,
 ) -> None:
     """Roles in force: the roles table, then the configured release managers."""
     with store_at(db) as store:
@@ -140,7 +139,7 @@ def assign(
         QueueName, typer.Option("--queue", help="audit (the random sample) or triage.")
     ] = QueueName.audit,
     by: By = None,
-    db: Annotated[Path, _db("holding the run")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run")] = DEFAULT_DB,
 ) -> None:
     """Deal a queue round-robin: each item to reviews_per_item (policy) reviewers."""
     with store_at(db) as store:
@@ -155,7 +154,7 @@ def claim(
     run_id: Annotated[str, _run_arg("of the item")],
     item: Item,
     reviewer: Reviewer,
-    db: Annotated[Path, _db("holding the run")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run")] = DEFAULT_DB,
 ) -> None:  # noqa: E501
     """Take an item whose panel still has room."""
     with store_at(db) as store:
@@ -170,7 +169,7 @@ def label(
     label: Label,
     comment: Comment,
     reviewer: Reviewer,
-    db: Annotated[Path, _db("holding the run")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run")] = DEFAULT_DB,
 ) -> None:  # noqa: E501
     """Label an item blind; the panel's last label settles it or opens a dispute."""
     with store_at(db) as store:
@@ -186,7 +185,7 @@ def adjudicate(
     label: Label,
     comment: Comment,
     reviewer: Reviewer,
-    db: Annotated[Path, _db("holding the run")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run")] = DEFAULT_DB,
 ) -> None:  # noqa: E501
     """Decide a disputed item: a reviewer outside its panel, or a release manager."""
     with store_at(db) as store:
@@ -200,7 +199,7 @@ def adjudicate(
 @queue_app.command("status")
 def status(
     run_id: Annotated[str, _run_arg("whose queues to show")],
-    db: Annotated[Path, _db("holding the run")] = Path(DEFAULT_DB),
+    db: Annotated[str, _db("holding the run")] = DEFAULT_DB,
 ) -> None:  # noqa: E501
     """Every queue item with its assignees and state; labels only once settled or disputed."""
     from ..reports.team_text import team_lines

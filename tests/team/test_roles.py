@@ -112,10 +112,13 @@ def test_store_grants_and_revokes_with_history_and_audit(tmp_path):
                 store.db.execute(sql)
 
 
-def test_a_release_manager_of_the_roles_table_may_sign_off_from_the_cli(tmp_path, monkeypatch):
+def test_a_release_manager_of_the_roles_table_may_sign_off_from_the_cli(
+    tmp_path, monkeypatch, store_url
+):
+    """On both engines: ``--db`` may be a SQLite file or a PostgreSQL URL."""
     monkeypatch.setenv("HALGATE_RELEASE_MANAGERS", "")
     monkeypatch.chdir(tmp_path)  # no halgate.toml here
-    db = str(tmp_path / "r.db")
+    db = store_url
     with Store(db) as store:
         run_id = store.save_run(build_report())
     runner = CliRunner()
