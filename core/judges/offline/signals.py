@@ -14,18 +14,10 @@ from ...models import Verdict as V
 from ...text.lexicon import DISCOURSE_STEMS
 from .claim_model import ClaimSignals
 from .features import Alignment, ClaimFeatures
-from .restating.restated import dropped_restriction, polarity_flip, restated_passage
-from .restating.swapped import (
-    name_restated,
-    reversed_bound,
-    strength_changed,
-    swapped_actor,
-    swapped_name,
-    swapped_number,
-)
 
 if TYPE_CHECKING:
     from .calibration_file import Score
+    from .restating.context import Restatement
 
 
 def rule_score(score: Score, verdict: V, al: Alignment, c: ClaimFeatures) -> float:
@@ -63,8 +55,10 @@ def _share(n: int, total: int) -> float:
     return n / total if total else 0.0
 
 
-def claim_signals(al: Alignment, c: ClaimFeatures) -> ClaimSignals:
-    """The features behind the verdict, stored with the claim for review and calibration."""
+def claim_signals(al: Alignment, c: ClaimFeatures, restated: Restatement) -> ClaimSignals:
+    """The features behind the verdict, stored with the claim for review and calibration
+    (`restated`: the claim's findings against the sentence it restates, hard signals the
+    learned model may not clear)."""
     return {
         "coverage": round(al.coverage, 4),
         "n_stems": len(c.stems),
@@ -87,24 +81,8 @@ def claim_signals(al: Alignment, c: ClaimFeatures) -> ClaimSignals:
         "null_fields": al.null_fields,
         "record_conflicts": [conflict.field for conflict in al.record_conflicts],
         "informative_uncovered": round(informative_uncovered(al, c), 4),
-        **restatement_signals(c, al),  # type: ignore[typeddict-item]
+        **restated.signals(),  # type: ignore[typeddict-item]
         "informative_missing": sum(s not in DISCOURSE_STEMS for s in al.missing_stems),
-    }
-
-
-def restatement_signals(c: ClaimFeatures, al: Alignment) -> dict[str, bool]:
-    """Whether the claim flips the polarity of the sentence it restates, drops its
-    restriction, or changes one slot of it (a name, the actor, a bound): precise findings
-    the learned model may not clear (hard signals)."""
-    p = restated_passage(c, al)
-    return {
-        "polarity_flip": p is not None and polarity_flip(c, p) is not None,
-        "restriction_dropped": p is not None and dropped_restriction(c, p) is not None,
-        "name_swapped": (n := name_restated(c, al)) is not None and swapped_name(c, n) is not None,
-        "actor_swapped": p is not None and swapped_actor(c, p) is not None,
-        "bound_reversed": p is not None and reversed_bound(c, p) is not None,
-        "strength_changed": p is not None and strength_changed(c, p) is not None,
-        "number_swapped": p is not None and swapped_number(c, p) is not None,
     }
 
 

@@ -63,20 +63,17 @@ def restated_passage(
     claim = (frozenset(c.stems) | _poles(tuple(c.tokens))) - ignore
     if not claim:
         return None
-    best = max(
-        _candidates(al),
-        key=lambda p: (len(claim & _stems(p)), -len(p.stems)),
-        default=None,
-    )
-    if best is None or len(claim & _stems(best)) < RESTATES * len(claim):
+    held = [(_held(claim, p), -len(p.stems), p) for p in _candidates(al)]
+    best = max(held, key=lambda h: h[:2], default=None)
+    if best is None or best[0] < RESTATES * len(claim):
         return None
-    return best
+    return best[2]
 
 
-def _stems(p: Passage) -> frozenset[str]:
-    """The passage's content stems, with the positive pole of each polar word: 'prohibited'
-    holds 'allowed' too (its polarity is compared apart)."""
-    return p.stems | _poles(p.tokens)
+def _held(claim: frozenset[str], p: Passage) -> int:
+    """How many of the claim's stems the passage holds (with the positive pole of each of
+    its polar words: 'prohibited' holds 'allowed' too; its polarity is compared apart)."""
+    return len(claim & p.stems | claim & _poles(p.tokens))
 
 
 @lru_cache(maxsize=50_000)
@@ -86,8 +83,15 @@ def _poles(tokens: tuple[str, ...]) -> frozenset[str]:
 
 def is_copy(c: ClaimFeatures, p: Passage) -> bool:
     """The claim's words stand in the passage as one run (punctuation and case aside)."""
-    words = normalize(c.text)
-    return len(words.split()) >= _MIN_COPY_WORDS and f" {words} " in f" {normalize(p.text)} "
+    words = _padded(c.text)
+    return words.count(" ") > _MIN_COPY_WORDS and words in _padded(p.text)
+
+
+@lru_cache(maxsize=50_000)
+def _padded(text: str) -> str:
+    """The text's words, normalised, with a space either side (a claim is judged against
+    the same few passages again and again)."""
+    return f" {normalize(text)} "
 
 
 def polarity_flip(c: ClaimFeatures, p: Passage) -> str | None:
@@ -103,7 +107,7 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     c_words, c_neg = _polar(claim)
     p_words, _ = _polar(passage)
     stems = set(content_stems(list(c_words)))
-    at = [i for i, w in enumerate(p_words) if content_stems([w]) and content_stems([w])[0] in stems]
+    at = _positions(p_words, stems)
     if not at:
         return None
     window = p_words[max(0, at[0] - _REACH) : at[-1] + 1]
@@ -117,7 +121,20 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     return " ".join(window)[:90]
 
 
-def _polar(tokens: tuple[str, ...]) -> tuple[list[str], int]:
+def _positions(words: tuple[str, ...], stems: set[str]) -> list[int]:
+    """Where the words whose stem is one of `stems` stand."""
+    return [i for i, w in enumerate(words) if _stem(w) in stems]
+
+
+@lru_cache(maxsize=100_000)
+def _stem(word: str) -> str | None:
+    """The word's content stem (None for a stop word, a number or a unit)."""
+    stems = content_stems([word])
+    return stems[0] if stems else None
+
+
+@lru_cache(maxsize=50_000)
+def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     """Words with every negation made a separate 'not' and every negative pole its positive
     word after a 'not'; and the count of 'not's outside the words (for the claim)."""
     out: list[str] = []
@@ -134,7 +151,7 @@ def _polar(tokens: tuple[str, ...]) -> tuple[list[str], int]:
             out += ["not", _NEGATIVE_POLE[t]]
         else:
             out.append(t)
-    return out, sum(w == "not" for w in out)
+    return tuple(out), sum(w == "not" for w in out)
 
 
 def dropped_restriction(c: ClaimFeatures, p: Passage) -> str | None:
@@ -148,7 +165,7 @@ def dropped_restriction(c: ClaimFeatures, p: Passage) -> str | None:
 @lru_cache(maxsize=50_000)
 def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
     stems = set(content_stems(list(claim)))
-    at = [i for i, w in enumerate(passage) if content_stems([w]) and content_stems([w])[0] in stems]
+    at = _positions(passage, stems)
     if not at:
         return None
     for k in range(max(0, at[0] - 1), min(len(passage), at[-1] + 3)):
