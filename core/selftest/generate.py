@@ -12,7 +12,10 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
+from ..evidence.index import evidence_index
+from ..judges.offline.source_rules import superseded
 from ..models import Case, Document
 from ..text.words import normalize, proper_names, sentence_spans
 from .transform import Source, Transform
@@ -27,6 +30,13 @@ class Target:
 
     case: Case
     documents: list[Document]
+
+    @cached_property
+    def replaced(self) -> frozenset[str]:
+        """The documents a newer version among the case's documents replaces (the judge's
+        reading of versions). A sentence of one is no longer in force in this case, so a
+        claim restating it has no known truth there: it is not drawn for this case."""
+        return superseded(evidence_index(self.documents))
 
 
 @dataclass(frozen=True)
@@ -74,11 +84,13 @@ def generate_claims(
     seed: int = 0,
     per_document: int = 6,
 ) -> list[GeneratedClaim]:
-    """For each document (with the targets that cite it), up to ``per_document`` sentences
-    drawn with ``seed``, each tried with every transform; sentence i is judged under target
-    i mod n, so the documents' cases (and their risk levels) are all met."""
+    """For each document (with the targets that cite it and hold no newer version of it),
+    up to ``per_document`` sentences drawn with ``seed``, each tried with every transform;
+    sentence i is judged under target i mod n, so the documents' cases (and their risk
+    levels) are all met."""
     claims = []
-    for doc, doc_targets in targets:
+    for doc, cited_by in targets:
+        doc_targets = [t for t in cited_by if doc.doc_id not in t.replaced]
         if not doc_targets:
             continue
         sentences = source_sentences(doc.text)

@@ -19,7 +19,9 @@ DOC = Document(
     text=(
         "Never take a boat out when the wind is over 5 Beaufort. "
         "The customer pays the cleaning fee of 20 euros unless the boat is returned clean. "
-        "Anna Berg signs every rental contract at the harbour office."
+        "Anna Berg signs every rental contract at the harbour office. "
+        "Guests should wear a life jacket on the jetty. "
+        "Store the sails dry; the warranty on them is 24 months."
     ),
 )
 CASE = Case(case_id="c", question="What are the rental rules?")
@@ -57,6 +59,10 @@ def test_the_signals_are_the_restating_rules_signals() -> None:
         ("Never take a boat out when the wind is under 5 Beaufort.", "bound_reversed"),
         ("Tom Lind signs every rental contract at the harbour office.", "name_swapped"),
         ("The customer pays the cleaning fee of 20 euros.", "restriction_dropped"),
+        # Advice made an obligation.
+        ("Guests must wear a life jacket on the jetty.", "strength_changed"),
+        # The negation stands past the last content word (numbers and units are none).
+        ("The warranty on them is not 24 months.", "polarity_flip"),
     ],
 )
 def test_one_finding_and_the_rule_that_quotes_it(claim: str, found: str) -> None:

@@ -269,7 +269,7 @@ class OfflineJudge:
         al = align(
             features, index, question, self.cal.retrieval, self.th, context, self.null_fields
         )
-        restated = restatement_of(features, al)
+        restated = restatement_of(features, al, index)
         decision = self.decide(features, al, restated)
         return Judged(
             decision,

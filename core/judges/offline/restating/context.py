@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ....evidence.index import Passage
+from ....evidence.index import EvidenceIndex, Passage
 from ..features import Alignment, ClaimFeatures
 from .restated import copied_passage, dropped_restriction, polarity_flip, restated_passage
 from .swapped import (
@@ -84,9 +84,12 @@ def _slot(c: ClaimFeatures, p: Passage | None, find: Finder) -> Slot | None:
     return Slot(p, says) if p is not None and says is not None else None
 
 
-def restatement_of(c: ClaimFeatures, al: Alignment) -> Restatement:
-    """Every finding of the claim against the passages it copies or restates."""
-    copied = copied_passage(c, al)
+def restatement_of(
+    c: ClaimFeatures, al: Alignment, index: EvidenceIndex | None = None
+) -> Restatement:
+    """Every finding of the claim against the passages it copies (any of `index`'s) or
+    restates (a retrieved one)."""
+    copied = copied_passage(c, al, index)
     p = restated_passage(c, al)
     # Without names to set aside, the sentence it restates is the same one.
     named = name_restated(c, al) if c.names else p

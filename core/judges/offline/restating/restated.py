@@ -13,7 +13,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from ....evidence.index import Passage
+from ....evidence.index import EvidenceIndex, Passage
 from ....text.words import content_stems, normalize
 from ..features import Alignment, ClaimFeatures
 
@@ -49,9 +49,26 @@ def _candidates(al: Alignment) -> list[Passage]:
     return [p for p in seen.values() if p.leaf is None]
 
 
-def copied_passage(c: ClaimFeatures, al: Alignment) -> Passage | None:
-    """A retrieved passage the claim copies word for word, if any."""
-    return next((p for p in _candidates(al) if is_copy(c, p)), None)
+def copied_passage(
+    c: ClaimFeatures, al: Alignment, index: EvidenceIndex | None = None
+) -> Passage | None:
+    """A passage the claim copies word for word, if any: a retrieved one, else any prose
+    passage of `index` (a version the claim names narrows retrieval to that version, yet
+    "The v2 API is deprecated", copied from the v3 reference, is what the sources say)."""
+    found = next((p for p in _candidates(al) if is_copy(c, p)), None)
+    if found is not None or index is None:
+        return found
+    words = _padded(c.text)
+    return next(
+        (
+            p
+            for d in index.docs
+            if words in _padded(d.text)
+            for p in d.passages
+            if p.leaf is None and is_copy(c, p)
+        ),
+        None,
+    )
 
 
 def restated_passage(
@@ -110,7 +127,9 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     at = _positions(p_words, stems)
     if not at:
         return None
-    window = p_words[max(0, at[0] - _REACH) : at[-1] + 1]
+    # A negation past the claim's last matched word ('the shelf life is not 36 months':
+    # numbers and units are no content words) takes the window as far along the passage.
+    window = p_words[max(0, at[0] - _REACH) : at[-1] + 1 + _tail(c_words, stems)]
     p_neg = sum(w == "not" for w in window)
     if (p_neg - c_neg) % 2 == 0:
         return None
@@ -119,6 +138,14 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     if same.ratio() < _SAME_WORDS:
         return None  # another sentence with some of its words, not a restatement
     return " ".join(window)[:90]
+
+
+def _tail(words: tuple[str, ...], stems: set[str]) -> int:
+    """How many words (negations aside) follow the last word whose stem is in `stems`,
+    when a negation stands among them; else 0."""
+    last = max(_positions(words, stems), default=len(words) - 1)
+    after = words[last + 1 :]
+    return sum(w != "not" for w in after) if "not" in after else 0
 
 
 def _positions(words: tuple[str, ...], stems: set[str]) -> list[int]:

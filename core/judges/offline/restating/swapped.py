@@ -286,10 +286,12 @@ def _reversed_bound(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | N
 
 
 #: How strongly a word asserts: a claim that says 'must' or 'all' where the sentence says
-#: 'may' or 'some' states more than it (and the other way round, less).
+#: 'may' or 'some' states more than it (and the other way round, less); 'must' for 'should'
+#: makes advice an obligation.
 _STRENGTH = {
     **dict.fromkeys("may might could can".split(), "possibly"),
     **dict.fromkeys("must always will shall".split(), "certainly"),
+    **dict.fromkeys("should ought".split(), "advisedly"),
     **dict.fromkeys("some several many few most".split(), "some"),
     **dict.fromkeys("all every each none".split(), "all"),
 }
@@ -309,7 +311,8 @@ def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str |
             new
             and old
             and new != old
-            and {new, old} in ({"possibly", "certainly"}, {"some", "all"})
+            and {new, old}
+            in ({"possibly", "certainly"}, {"advisedly", "certainly"}, {"some", "all"})
         ):
             return f"'{got[0]}' for '{had[0]}'"
     return None
