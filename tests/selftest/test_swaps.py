@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from .helpers import apply
 
-
 CLINIC = (
     "The form is signed by Dr Patel. On the ward the drugs are checked by Nurse Okafor "
     "every morning. My advice is simple, said the nurse. There is a queue at the desk. "
