@@ -22,6 +22,10 @@ from .transform import Source, Transform
 
 _MIN_WORDS, _MAX_WORDS = 5, 60
 _WORD = re.compile(r"[A-Za-z]+")
+#: How a sentence that states something ends: a full stop or an exclamation mark, maybe
+#: inside quotes or brackets ('"Never again."'); a heading ('### The Beatles in New
+#: Zealand'), a title or a question does not.
+_ENDS = re.compile(r"[.!][\"'”’)\]]*$")
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,10 @@ def source_sentences(text: str) -> list[str]:
     for start, end in sentence_spans(text):
         sentence = text[start:end].strip()
         words = _WORD.findall(sentence)
-        if not _MIN_WORDS <= len(words) <= _MAX_WORDS or sentence.endswith(("?", ":")):
-            continue
+        if not _MIN_WORDS <= len(words) <= _MAX_WORDS or not _ENDS.search(sentence):
+            continue  # a fragment, a question, or a heading or title (no full stop)
+        if sentence.startswith("#"):
+            continue  # a Markdown heading
         if sum(map(len, words)) < 0.6 * len(sentence.replace(" ", "")):
             continue  # mostly digits or symbols: a table row
         out.append(sentence)
