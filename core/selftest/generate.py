@@ -12,13 +12,20 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
+from ..evidence.index import evidence_index
+from ..judges.offline.source_rules import superseded
 from ..models import Case, Document
 from ..text.words import normalize, proper_names, sentence_spans
 from .transform import Source, Transform
 
 _MIN_WORDS, _MAX_WORDS = 5, 60
 _WORD = re.compile(r"[A-Za-z]+")
+#: How a sentence that states something ends: a full stop or an exclamation mark, maybe
+#: inside quotes or brackets ('"Never again."'); a heading ('### The Beatles in New
+#: Zealand'), a title or a question does not.
+_ENDS = re.compile(r"[.!][\"'”’)\]]*$")
 
 
 @dataclass(frozen=True)
@@ -27,6 +34,13 @@ class Target:
 
     case: Case
     documents: list[Document]
+
+    @cached_property
+    def replaced(self) -> frozenset[str]:
+        """The documents a newer version among the case's documents replaces (the judge's
+        reading of versions). A sentence of one is no longer in force in this case, so a
+        claim restating it has no known truth there: it is not drawn for this case."""
+        return superseded(evidence_index(self.documents))
 
 
 @dataclass(frozen=True)
@@ -54,8 +68,10 @@ def source_sentences(text: str) -> list[str]:
     for start, end in sentence_spans(text):
         sentence = text[start:end].strip()
         words = _WORD.findall(sentence)
-        if not _MIN_WORDS <= len(words) <= _MAX_WORDS or sentence.endswith(("?", ":")):
-            continue
+        if not _MIN_WORDS <= len(words) <= _MAX_WORDS or not _ENDS.search(sentence):
+            continue  # a fragment, a question, or a heading or title (no full stop)
+        if sentence.startswith("#"):
+            continue  # a Markdown heading
         if sum(map(len, words)) < 0.6 * len(sentence.replace(" ", "")):
             continue  # mostly digits or symbols: a table row
         out.append(sentence)
@@ -74,11 +90,13 @@ def generate_claims(
     seed: int = 0,
     per_document: int = 6,
 ) -> list[GeneratedClaim]:
-    """For each document (with the targets that cite it), up to ``per_document`` sentences
-    drawn with ``seed``, each tried with every transform; sentence i is judged under target
-    i mod n, so the documents' cases (and their risk levels) are all met."""
+    """For each document (with the targets that cite it and hold no newer version of it),
+    up to ``per_document`` sentences drawn with ``seed``, each tried with every transform;
+    sentence i is judged under target i mod n, so the documents' cases (and their risk
+    levels) are all met."""
     claims = []
-    for doc, doc_targets in targets:
+    for doc, cited_by in targets:
+        doc_targets = [t for t in cited_by if doc.doc_id not in t.replaced]
         if not doc_targets:
             continue
         sentences = source_sentences(doc.text)

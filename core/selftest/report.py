@@ -93,6 +93,7 @@ class SelftestReport(Record):
     judge: str
     seed: int
     documents: int
+    """Documents claims were drawn from."""
     sentences: int
     seconds: float
     transforms: list[TransformScore]

@@ -55,7 +55,7 @@ def run_selftest(
         source=source,
         judge=judge.spec.name,
         seed=seed,
-        documents=sum(1 for _, t in targets if t),
+        documents=len({g.doc_id for g in generated}),
         sentences=len({(g.doc_id, g.source) for g in generated}),
         seconds=round(time.perf_counter() - began, 2),
         transforms=[

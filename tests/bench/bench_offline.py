@@ -162,6 +162,7 @@ def repeated(n_cases: int, repeat: int) -> None:
 
 
 _CPU = re.compile(r"cpu seconds: main process ([\d.]+), judge workers ([\d.]+)")
+_WALL = re.compile(r"total ([\d.]+)s$", re.M)
 
 
 def _link_tree(checkout: Path, into: Path) -> Path:
@@ -175,15 +176,15 @@ def _link_tree(checkout: Path, into: Path) -> Path:
     return into
 
 
-def _cpu_of(tree: Path, n_cases: int) -> tuple[float, float]:
+def _cpu_of(tree: Path, n_cases: int) -> tuple[float, float, float]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
         [sys.executable, __file__, str(n_cases)], env=env, capture_output=True, text=True
     )
-    found = _CPU.search(out.stdout)
-    if out.returncode or not found:
+    found, wall = _CPU.search(out.stdout), _WALL.search(out.stdout)
+    if out.returncode or not found or not wall:
         raise SystemExit(f"benchmark run failed in {tree}:\n{out.stdout}{out.stderr}")
-    return float(found[1]), float(found[2])
+    return float(found[1]), float(found[2]), float(wall[1])
 
 
 def against(other: Path, n_cases: int, rounds: int) -> None:
@@ -197,11 +198,11 @@ def against(other: Path, n_cases: int, rounds: int) -> None:
         }
         for i in range(rounds):
             for name in ("other", "this") if i % 2 else ("this", "other"):
-                main_s, workers_s = _cpu_of(trees[name], n_cases)
+                main_s, workers_s, wall_s = _cpu_of(trees[name], n_cases)
                 cpu[name].append(main_s + workers_s)
                 print(
                     f"round {i + 1} {name:<5} cpu seconds: main {main_s}, workers {workers_s}, "
-                    f"total {main_s + workers_s:.1f}",
+                    f"total {main_s + workers_s:.1f} (wall {wall_s:.1f}s)",
                     flush=True,
                 )
     for name, totals in cpu.items():

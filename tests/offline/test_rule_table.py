@@ -149,11 +149,12 @@ def _evidence_of(text: str, judge: OfflineJudge) -> RuleInput:
     from halgate.evidence.index import evidence_index
     from halgate.judges.offline.alignment import align
     from halgate.judges.offline.features import claim_features, question_features
+    from halgate.judges.offline.restating.context import restatement_of
 
     f = claim_features(text)
     index = evidence_index([DOC])
     al = align(f, index, question_features(""), judge.cal.retrieval, judge.th)
-    return RuleInput(f, al, judge.th, judge.cal.verdicts)
+    return RuleInput(f, al, judge.th, judge.cal.verdicts, restatement_of(f, al))
 
 
 def test_rules_on_a_hard_signal_are_the_ones_the_model_may_not_clear() -> None:

@@ -52,10 +52,12 @@ def test_the_faithful_answers_raise_no_critical_claim_and_pass(tmp_path):
     severities = [c.severity for a in report.analyses for c in a.claims]
     assert Severity.CRITICAL not in severities
     # 0 fabricated or contradicting claims in 8 is not proof of rates under 10% and 5% (Wilson
-    # up to 32%): those two rules wait for more claims; nothing fails and every other passes
+    # up to 32%): those two rules wait for more claims; nor is no abstention on either side in
+    # a few cases proof of a change under 5 points (Newcombe's paired interval): that rule
+    # waits for more cases; nothing fails and every other rule passes
     waiting = {r.rule for r in report.decision.reasons if r.status != GateStatus.PASSED}
     assert report.decision.status == GateStatus.NEEDS_REVIEW
-    assert waiting == {"max_fabrication_rate", "max_contradiction_rate"}
+    assert waiting == {"max_fabrication_rate", "max_contradiction_rate", "max_abstention_increase"}
 
 
 @pytest.mark.parametrize(("case_id", "answer"), INVERTED_SAFETY + DROPPED_EXCEPTION)

@@ -62,3 +62,21 @@ def test_a_preserving_transform_restates_the_sentence(name, sentence, claim):
 )
 def test_a_preserving_transform_skips_where_it_cannot_apply(name, sentence):
     assert apply(name, sentence) is None
+
+
+def test_only_sentences_that_state_something_are_drawn():
+    """A heading or title states nothing whole: the judge does not read it as evidence,
+    so a copy of it has no known truth (a generator fault, not a judge miss)."""
+    from halgate.selftest.generate import source_sentences
+
+    text = (
+        "### The Beatles in New Zealand\n"
+        "The band played in Wellington in 1964. Did they play there twice?\n"
+        "Major Facility Review (Title V)\n"
+        'He said: "We loved playing every night here."\n'
+        "# A heading that ends with a full stop.\n"
+    )
+    assert source_sentences(text) == [
+        "The band played in Wellington in 1964.",
+        'He said: "We loved playing every night here."',
+    ]

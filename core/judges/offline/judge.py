@@ -46,6 +46,7 @@ from .claim_model import (
 from .conventions import conventions_for
 from .features import Alignment, ClaimFeatures, QuestionFeatures, claim_features, question_features
 from .rescore import rescore_claims
+from .restating.context import Restatement, restatement_of
 from .reuse import ClaimDecision, Judged, as_system, findings_of
 from .rules.rule import Rule, RuleInput
 from .rules.table import rule_table
@@ -277,20 +278,21 @@ class OfflineJudge:
             self.null_fields,
             self.conventions,
         )
-        decision = self.decide(features, al)
+        restated = restatement_of(features, al, index)
+        decision = self.decide(features, al, restated)
         return Judged(
             decision,
             assign_severity(decision.verdict, decision.type, text, task.case, self.rules),
             tuple(self._citations(decision, al, docs)),
             rule_score(self.cal.score, decision.verdict, al, features),
-            cast(dict[str, Any], claim_signals(al, features, self.conventions)),
+            cast(dict[str, Any], claim_signals(al, features, restated, self.conventions)),
             findings_of(decision.rules) if decision.rules else (),
         )
 
-    def decide(self, c: ClaimFeatures, al: Alignment) -> ClaimDecision:
+    def decide(self, c: ClaimFeatures, al: Alignment, restated: Restatement) -> ClaimDecision:
         """The fold over the rule table: every rule's finding, the first by precedence
         decides (table.py)."""
-        d = self.table.decide(RuleInput(c, al, self.th, self.cal.verdicts))
+        d = self.table.decide(RuleInput(c, al, self.th, self.cal.verdicts, restated))
         return ClaimDecision(d.deciding.verdict, d.deciding.type, d.deciding.reason, d)
 
     def _citations(

@@ -15,18 +15,10 @@ from ...text.lexicon import FRAMING_STEMS
 from .claim_model import ClaimSignals
 from .conventions import CORE_CONVENTIONS, Conventions
 from .features import Alignment, ClaimFeatures
-from .restating.restated import dropped_restriction, polarity_flip, restated_passage
-from .restating.swapped import (
-    name_restated,
-    reversed_bound,
-    strength_changed,
-    swapped_actor,
-    swapped_name,
-    swapped_number,
-)
 
 if TYPE_CHECKING:
     from .calibration_file import Score
+    from .restating.context import Restatement
 
 
 def rule_score(score: Score, verdict: V, al: Alignment, c: ClaimFeatures) -> float:
@@ -67,11 +59,15 @@ def _share(n: int, total: int) -> float:
 
 
 def claim_signals(
-    al: Alignment, c: ClaimFeatures, conventions: Conventions = CORE_CONVENTIONS
+    al: Alignment,
+    c: ClaimFeatures,
+    restated: Restatement,
+    conventions: Conventions = CORE_CONVENTIONS,
 ) -> ClaimSignals:
     """The features behind the verdict, stored with the claim for review and calibration
-    (`conventions`: those of the suite's rule packs; a pack's own signal is stored only
-    when the pack is on)."""
+    (`restated`: the claim's findings against the sentence it restates, hard signals the
+    learned model may not clear; `conventions`: those of the suite's rule packs, a pack's
+    own signal is stored only when the pack is on)."""
     framing = conventions.framing_stems
     signals: ClaimSignals = {
         "coverage": round(al.coverage, 4),
@@ -95,28 +91,12 @@ def claim_signals(
         "null_fields": al.null_fields,
         "record_conflicts": [conflict.field for conflict in al.record_conflicts],
         "informative_uncovered": round(informative_uncovered(al, c, framing), 4),
-        **restatement_signals(c, al),  # type: ignore[typeddict-item]
+        **restated.signals(),  # type: ignore[typeddict-item]
         "informative_missing": sum(s not in framing for s in al.missing_stems),
     }
     if conventions.listings:
         signals["listing_conflicts"] = [conflict.field for conflict in al.listing_conflicts]
     return signals
-
-
-def restatement_signals(c: ClaimFeatures, al: Alignment) -> dict[str, bool]:
-    """Whether the claim flips the polarity of the sentence it restates, drops its
-    restriction, or changes one slot of it (a name, the actor, a bound): precise findings
-    the learned model may not clear (hard signals)."""
-    p = restated_passage(c, al)
-    return {
-        "polarity_flip": p is not None and polarity_flip(c, p) is not None,
-        "restriction_dropped": p is not None and dropped_restriction(c, p) is not None,
-        "name_swapped": (n := name_restated(c, al)) is not None and swapped_name(c, n) is not None,
-        "actor_swapped": p is not None and swapped_actor(c, p) is not None,
-        "bound_reversed": p is not None and reversed_bound(c, p) is not None,
-        "strength_changed": p is not None and strength_changed(c, p) is not None,
-        "number_swapped": p is not None and swapped_number(c, p) is not None,
-    }
 
 
 def copy_signals(signals: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from ....evidence.index import Passage
+from ....evidence.index import EvidenceIndex, Passage
 from ....text.words import content_stems, normalize
 from ..features import Alignment, ClaimFeatures
 
@@ -49,9 +49,26 @@ def _candidates(al: Alignment) -> list[Passage]:
     return [p for p in seen.values() if p.leaf is None]
 
 
-def copied_passage(c: ClaimFeatures, al: Alignment) -> Passage | None:
-    """A retrieved passage the claim copies word for word, if any."""
-    return next((p for p in _candidates(al) if is_copy(c, p)), None)
+def copied_passage(
+    c: ClaimFeatures, al: Alignment, index: EvidenceIndex | None = None
+) -> Passage | None:
+    """A passage the claim copies word for word, if any: a retrieved one, else any prose
+    passage of `index` (a version the claim names narrows retrieval to that version, yet
+    "The v2 API is deprecated", copied from the v3 reference, is what the sources say)."""
+    found = next((p for p in _candidates(al) if is_copy(c, p)), None)
+    if found is not None or index is None:
+        return found
+    words = _padded(c.text)
+    return next(
+        (
+            p
+            for d in index.docs
+            if words in _padded(d.text)
+            for p in d.passages
+            if p.leaf is None and is_copy(c, p)
+        ),
+        None,
+    )
 
 
 def restated_passage(
@@ -63,20 +80,17 @@ def restated_passage(
     claim = (frozenset(c.stems) | _poles(tuple(c.tokens))) - ignore
     if not claim:
         return None
-    best = max(
-        _candidates(al),
-        key=lambda p: (len(claim & _stems(p)), -len(p.stems)),
-        default=None,
-    )
-    if best is None or len(claim & _stems(best)) < RESTATES * len(claim):
+    held = [(_held(claim, p), -len(p.stems), p) for p in _candidates(al)]
+    best = max(held, key=lambda h: h[:2], default=None)
+    if best is None or best[0] < RESTATES * len(claim):
         return None
-    return best
+    return best[2]
 
 
-def _stems(p: Passage) -> frozenset[str]:
-    """The passage's content stems, with the positive pole of each polar word: 'prohibited'
-    holds 'allowed' too (its polarity is compared apart)."""
-    return p.stems | _poles(p.tokens)
+def _held(claim: frozenset[str], p: Passage) -> int:
+    """How many of the claim's stems the passage holds (with the positive pole of each of
+    its polar words: 'prohibited' holds 'allowed' too; its polarity is compared apart)."""
+    return len(claim & p.stems | claim & _poles(p.tokens))
 
 
 @lru_cache(maxsize=50_000)
@@ -86,8 +100,15 @@ def _poles(tokens: tuple[str, ...]) -> frozenset[str]:
 
 def is_copy(c: ClaimFeatures, p: Passage) -> bool:
     """The claim's words stand in the passage as one run (punctuation and case aside)."""
-    words = normalize(c.text)
-    return len(words.split()) >= _MIN_COPY_WORDS and f" {words} " in f" {normalize(p.text)} "
+    words = _padded(c.text)
+    return words.count(" ") > _MIN_COPY_WORDS and words in _padded(p.text)
+
+
+@lru_cache(maxsize=50_000)
+def _padded(text: str) -> str:
+    """The text's words, normalised, with a space either side (a claim is judged against
+    the same few passages again and again)."""
+    return f" {normalize(text)} "
 
 
 def polarity_flip(c: ClaimFeatures, p: Passage) -> str | None:
@@ -103,10 +124,12 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     c_words, c_neg = _polar(claim)
     p_words, _ = _polar(passage)
     stems = set(content_stems(list(c_words)))
-    at = [i for i, w in enumerate(p_words) if content_stems([w]) and content_stems([w])[0] in stems]
+    at = _positions(p_words, stems)
     if not at:
         return None
-    window = p_words[max(0, at[0] - _REACH) : at[-1] + 1]
+    # A negation past the claim's last matched word ('the shelf life is not 36 months':
+    # numbers and units are no content words) takes the window as far along the passage.
+    window = p_words[max(0, at[0] - _REACH) : at[-1] + 1 + _tail(c_words, stems)]
     p_neg = sum(w == "not" for w in window)
     if (p_neg - c_neg) % 2 == 0:
         return None
@@ -117,7 +140,28 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     return " ".join(window)[:90]
 
 
-def _polar(tokens: tuple[str, ...]) -> tuple[list[str], int]:
+def _tail(words: tuple[str, ...], stems: set[str]) -> int:
+    """How many words (negations aside) follow the last word whose stem is in `stems`,
+    when a negation stands among them; else 0."""
+    last = max(_positions(words, stems), default=len(words) - 1)
+    after = words[last + 1 :]
+    return sum(w != "not" for w in after) if "not" in after else 0
+
+
+def _positions(words: tuple[str, ...], stems: set[str]) -> list[int]:
+    """Where the words whose stem is one of `stems` stand."""
+    return [i for i, w in enumerate(words) if _stem(w) in stems]
+
+
+@lru_cache(maxsize=100_000)
+def _stem(word: str) -> str | None:
+    """The word's content stem (None for a stop word, a number or a unit)."""
+    stems = content_stems([word])
+    return stems[0] if stems else None
+
+
+@lru_cache(maxsize=50_000)
+def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     """Words with every negation made a separate 'not' and every negative pole its positive
     word after a 'not'; and the count of 'not's outside the words (for the claim)."""
     out: list[str] = []
@@ -134,7 +178,7 @@ def _polar(tokens: tuple[str, ...]) -> tuple[list[str], int]:
             out += ["not", _NEGATIVE_POLE[t]]
         else:
             out.append(t)
-    return out, sum(w == "not" for w in out)
+    return tuple(out), sum(w == "not" for w in out)
 
 
 def dropped_restriction(c: ClaimFeatures, p: Passage) -> str | None:
@@ -148,7 +192,7 @@ def dropped_restriction(c: ClaimFeatures, p: Passage) -> str | None:
 @lru_cache(maxsize=50_000)
 def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
     stems = set(content_stems(list(claim)))
-    at = [i for i, w in enumerate(passage) if content_stems([w]) and content_stems([w])[0] in stems]
+    at = _positions(passage, stems)
     if not at:
         return None
     for k in range(max(0, at[0] - 1), min(len(passage), at[-1] + 3)):

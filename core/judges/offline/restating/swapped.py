@@ -78,6 +78,9 @@ _PARTIES = frozenset(
 
 
 Slot = tuple[tuple[str, ...], tuple[str, ...]]
+#: One difference of an aligned claim and passage: claim start and end, passage start and
+#: end (claim start -1 when it is no replacement).
+Change = tuple[int, int, int, int]
 
 
 def _slots(
@@ -86,10 +89,30 @@ def _slots(
     """The replaced runs (claim words, passage words) of a one-slot restatement: short,
     with matching words right before or after, inside a window where the rest matches
     (with `only`, none when anything else inside the window differs)."""
+    changes = _changes(claim, passage)
+    if only and len(changes) > 1:
+        return []
+    out = []
+    for i1, i2, j1, j2 in changes:
+        if i1 < 0 or i2 - i1 > longest or j2 - j1 > longest:
+            continue
+        k = 1 if i1 > 0 and claim[i1 - 1] in _DETERMINERS else 0  # 'the' of 'the customer'
+        out.append((claim[i1 - k : i2], passage[j1 - k : j2]))
+    return out
+
+
+@lru_cache(maxsize=50_000)
+def _changes(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[Change, ...]:
+    """Where the claim differs from the passage inside the window they align in, as
+    (claim start, end, passage start, end), passage positions absolute; a change that is
+    no replacement has a claim start of -1. Empty when they do not align. Every slot
+    finder reads the same alignment: it is the costly part, found once per pair."""
+    if _runs_in(claim, passage):
+        return ()  # a copy of a run of the passage changes nothing
     m = SequenceMatcher(None, claim, passage, autojunk=False)
     blocks = [b for b in m.get_matching_blocks() if b.size]
     if not blocks:
-        return []
+        return ()
     # The window reaches as far before the first match (after the last) as the claim
     # does: a slot at the claim's very start or end is replaced, not deleted.
     first, last = blocks[0], blocks[-1]
@@ -97,17 +120,18 @@ def _slots(
     hi = min(len(passage), last.b + last.size + len(claim) - last.a - last.size)
     window = SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
     if window.ratio() < _SAME_WORDS:
-        return []
-    out = []
-    changes = [op for op in window.get_opcodes() if op[0] != "equal"]
-    if only and len(changes) > 1:
-        return []
-    for tag, i1, i2, j1, j2 in changes:
-        if tag != "replace" or i2 - i1 > longest or j2 - j1 > longest:
-            continue
-        k = 1 if i1 > 0 and claim[i1 - 1] in _DETERMINERS else 0  # 'the' of 'the customer'
-        out.append((claim[i1 - k : i2], passage[lo + j1 - k : lo + j2]))
-    return out
+        return ()
+    return tuple(
+        (i1 if tag == "replace" else -1, i2, lo + j1, lo + j2)
+        for tag, i1, i2, j1, j2 in window.get_opcodes()
+        if tag != "equal"
+    )
+
+
+def _runs_in(claim: tuple[str, ...], passage: tuple[str, ...]) -> bool:
+    """The claim's words stand in the passage as one run, in order."""
+    sep = "\0"  # no token holds it
+    return sep + sep.join(claim) + sep in sep + sep.join(passage) + sep
 
 
 def name_restated(c: ClaimFeatures, al: Alignment) -> Passage | None:
@@ -127,15 +151,17 @@ def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
 def _swapped_name(
     claim: tuple[str, ...], claim_text: str, passage: tuple[str, ...], text: str
 ) -> str | None:
-    theirs = [_words(n) for n in proper_names(text)]
-    ours = [_words(n) for n in proper_names(claim_text)]
     for got, had in _slots(claim, passage, _NAME_SLOT):
         new, old = _named(got, claim_text), _named(had, text)
         if not new or not old or new & old or _abbreviates(new, old):
             continue
+        theirs = _names_in(text)
         # A capital may only say a sentence starts ('Hold' for 'Take'): one side at least
         # must be a name by more than that.
-        if not (_is_name(new, got, claim_text, ours) or _is_name(old, had, text, theirs)):
+        if not (
+            _is_name(new, got, claim_text, _names_in(claim_text))
+            or _is_name(old, had, text, theirs)
+        ):
             continue
         # 'Shapiro' for 'Josh' of 'Josh Shapiro': another part of the same name.
         if any(old <= n and new & n for n in theirs):
@@ -144,8 +170,14 @@ def _swapped_name(
     return None
 
 
+@lru_cache(maxsize=50_000)
+def _names_in(text: str) -> tuple[frozenset[str], ...]:
+    """The words of each name the name finder sees in the text."""
+    return tuple(_words(n) for n in proper_names(text))
+
+
 def _is_name(
-    words: frozenset[str], run: tuple[str, ...], text: str, names: list[frozenset[str]]
+    words: frozenset[str], run: tuple[str, ...], text: str, names: tuple[frozenset[str], ...]
 ) -> bool:
     """The run is part of a name the text's name finder sees, or one of its words is
     written with a capital where no sentence starts."""
@@ -254,10 +286,12 @@ def _reversed_bound(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | N
 
 
 #: How strongly a word asserts: a claim that says 'must' or 'all' where the sentence says
-#: 'may' or 'some' states more than it (and the other way round, less).
+#: 'may' or 'some' states more than it (and the other way round, less); 'must' for 'should'
+#: makes advice an obligation.
 _STRENGTH = {
     **dict.fromkeys("may might could can".split(), "possibly"),
     **dict.fromkeys("must always will shall".split(), "certainly"),
+    **dict.fromkeys("should ought".split(), "advisedly"),
     **dict.fromkeys("some several many few most".split(), "some"),
     **dict.fromkeys("all every each none".split(), "all"),
 }
@@ -277,7 +311,8 @@ def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str |
             new
             and old
             and new != old
-            and {new, old} in ({"possibly", "certainly"}, {"some", "all"})
+            and {new, old}
+            in ({"possibly", "certainly"}, {"advisedly", "certainly"}, {"some", "all"})
         ):
             return f"'{got[0]}' for '{had[0]}'"
     return None

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ....models import HallucinationType, Verdict
 from ..features import Alignment, ClaimFeatures
+from ..restating.context import Restatement
 
 if TYPE_CHECKING:
     from ..calibration_file import Thresholds, Verdicts
@@ -30,12 +31,14 @@ CORE_PACK = "core"
 @dataclass(frozen=True)
 class RuleInput:
     """What every rule may read about one claim: its features, its alignment with the
-    evidence, and the calibration's thresholds and policy verdicts (never written to)."""
+    evidence, the calibration's thresholds and policy verdicts, and what the sentence it
+    restates says against it (found once per claim; never written to)."""
 
     claim: ClaimFeatures
     alignment: Alignment
     thresholds: Thresholds
     verdicts: Verdicts
+    restatement: Restatement
 
     @property
     def at(self) -> str:

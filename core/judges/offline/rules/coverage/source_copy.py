@@ -4,7 +4,6 @@ that restricts it; no other passage can contradict what the sources themselves s
 from __future__ import annotations
 
 from .....models import Verdict
-from ...restating.restated import copied_passage, dropped_restriction
 from ..rule import Rule, RuleInput
 
 
@@ -16,11 +15,11 @@ class SourceCopy(Rule):
     type = None
 
     def fires(self, e: RuleInput) -> bool:
-        p = copied_passage(e.claim, e.alignment)
-        return p is not None and dropped_restriction(e.claim, p) is None
+        r = e.restatement
+        return r.copied is not None and r.copy_restricted is None
 
     def reason(self, e: RuleInput) -> str:
-        p = copied_passage(e.claim, e.alignment)
+        p = e.restatement.copied
         return (
             f"Supported: the claim copies the source{f' ({p.doc_id})' if p else ''} word for word."
         )

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restating.restated import restated_passage
-from ...restating.swapped import reversed_bound
 from ..rule import Rule, RuleInput
 
 
@@ -20,15 +18,14 @@ class BoundReversed(Rule):
     signal = "bound_reversed"
 
     def fires(self, e: RuleInput) -> bool:
-        p = restated_passage(e.claim, e.alignment)
-        return p is not None and reversed_bound(e.claim, p) is not None
+        return e.restatement.bound is not None
 
     def reason(self, e: RuleInput) -> str:
-        p = restated_passage(e.claim, e.alignment)
-        assert p is not None  # called only when the rule fires
+        found = e.restatement.bound
+        assert found is not None  # called only when the rule fires
         return (
-            f"Contradicted: the sentence it restates ({p.doc_id}) bounds it the other way: "
-            f"{reversed_bound(e.claim, p)}."
+            f"Contradicted: the sentence it restates ({found.doc_id}) bounds it the other way: "
+            f"{found.says}."
         )
 
 

@@ -4,8 +4,6 @@ of one of its numbers."""
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restating.restated import restated_passage
-from ...restating.swapped import swapped_number
 from ..rule import Rule, RuleInput
 
 
@@ -21,15 +19,14 @@ class NumberSwapped(Rule):
     signal = "number_swapped"
 
     def fires(self, e: RuleInput) -> bool:
-        p = restated_passage(e.claim, e.alignment)
-        return p is not None and swapped_number(e.claim, p) is not None
+        return e.restatement.number is not None
 
     def reason(self, e: RuleInput) -> str:
-        p = restated_passage(e.claim, e.alignment)
-        assert p is not None  # called only when the rule fires
+        found = e.restatement.number
+        assert found is not None  # called only when the rule fires
         return (
-            f"Contradicted: the sentence it restates ({p.doc_id}) gives another number there: "
-            f"{swapped_number(e.claim, p)}."
+            f"Contradicted: the sentence it restates ({found.doc_id}) gives another number there: "
+            f"{found.says}."
         )
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restating.restated import restated_passage
-from ...restating.swapped import swapped_actor
 from ..rule import Rule, RuleInput
 
 
@@ -20,15 +18,14 @@ class ActorSwapped(Rule):
     signal = "actor_swapped"
 
     def fires(self, e: RuleInput) -> bool:
-        p = restated_passage(e.claim, e.alignment)
-        return p is not None and swapped_actor(e.claim, p) is not None
+        return e.restatement.actor is not None
 
     def reason(self, e: RuleInput) -> str:
-        p = restated_passage(e.claim, e.alignment)
-        assert p is not None  # called only when the rule fires
+        found = e.restatement.actor
+        assert found is not None  # called only when the rule fires
         return (
-            f"Contradicted: in the sentence it restates ({p.doc_id}) another party acts: "
-            f"{swapped_actor(e.claim, p)}."
+            f"Contradicted: in the sentence it restates ({found.doc_id}) another party acts: "
+            f"{found.says}."
         )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restating.swapped import name_restated, swapped_name
 from ..rule import Rule, RuleInput
 
 
@@ -19,15 +18,14 @@ class NameSwapped(Rule):
     signal = "name_swapped"
 
     def fires(self, e: RuleInput) -> bool:
-        p = name_restated(e.claim, e.alignment)
-        return p is not None and swapped_name(e.claim, p) is not None
+        return e.restatement.name is not None
 
     def reason(self, e: RuleInput) -> str:
-        p = name_restated(e.claim, e.alignment)
-        assert p is not None  # called only when the rule fires
+        found = e.restatement.name
+        assert found is not None  # called only when the rule fires
         return (
-            f"Contradicted: the sentence it restates ({p.doc_id}) names someone else: "
-            f"{swapped_name(e.claim, p)}."
+            f"Contradicted: the sentence it restates ({found.doc_id}) names someone else: "
+            f"{found.says}."
         )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restating.restated import polarity_flip, restated_passage
 from ..rule import Rule, RuleInput
 
 
@@ -19,15 +18,14 @@ class PolarityFlip(Rule):
     signal = "polarity_flip"
 
     def fires(self, e: RuleInput) -> bool:
-        p = restated_passage(e.claim, e.alignment)
-        return p is not None and polarity_flip(e.claim, p) is not None
+        return e.restatement.polarity is not None
 
     def reason(self, e: RuleInput) -> str:
-        p = restated_passage(e.claim, e.alignment)
-        assert p is not None  # called only when the rule fires
+        found = e.restatement.polarity
+        assert found is not None  # called only when the rule fires
         return (
-            f"Contradicted: the sentence it restates ({p.doc_id}) says the opposite: "
-            f"'{polarity_flip(e.claim, p)}'."
+            f"Contradicted: the sentence it restates ({found.doc_id}) says the opposite: "
+            f"'{found.says}'."
         )
 
 

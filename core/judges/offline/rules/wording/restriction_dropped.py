@@ -4,7 +4,6 @@ exception or qualifier the claim leaves out."""
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restating.restated import dropped_restriction, restated_passage
 from ..rule import Rule, RuleInput
 
 
@@ -20,16 +19,12 @@ class RestrictionDropped(Rule):
     signal = "restriction_dropped"
 
     def fires(self, e: RuleInput) -> bool:
-        p = restated_passage(e.claim, e.alignment)
-        return p is not None and dropped_restriction(e.claim, p) is not None
+        return e.restatement.restriction is not None
 
     def reason(self, e: RuleInput) -> str:
-        p = restated_passage(e.claim, e.alignment)
-        assert p is not None  # called only when the rule fires
-        return (
-            f"Unsupported as stated: the source ({p.doc_id}) restricts it: "
-            f"'{dropped_restriction(e.claim, p)}'."
-        )
+        found = e.restatement.restriction
+        assert found is not None  # called only when the rule fires
+        return f"Unsupported as stated: the source ({found.doc_id}) restricts it: '{found.says}'."
 
 
 RULE = RestrictionDropped()

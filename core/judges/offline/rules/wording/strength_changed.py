@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restating.restated import restated_passage
-from ...restating.swapped import strength_changed
 from ..rule import Rule, RuleInput
 
 
@@ -21,15 +19,14 @@ class StrengthChanged(Rule):
     signal = "strength_changed"
 
     def fires(self, e: RuleInput) -> bool:
-        p = restated_passage(e.claim, e.alignment)
-        return p is not None and strength_changed(e.claim, p) is not None
+        return e.restatement.strength is not None
 
     def reason(self, e: RuleInput) -> str:
-        p = restated_passage(e.claim, e.alignment)
-        assert p is not None  # called only when the rule fires
+        found = e.restatement.strength
+        assert found is not None  # called only when the rule fires
         return (
-            f"Unsupported as stated: the sentence it restates ({p.doc_id}) says it with "
-            f"another strength: {strength_changed(e.claim, p)}."
+            f"Unsupported as stated: the sentence it restates ({found.doc_id}) says it with "
+            f"another strength: {found.says}."
         )
 
 

@@ -1,0 +1,106 @@
+"""What one claim's restated source sentence says against it, found once per claim.
+
+Eight rules and the stored signals read the same findings (the passage the claim
+restates, and whether it flips its polarity, drops its restriction or changes one slot).
+Searching the retrieved passages for it, and aligning the claim with it word by word, is
+the costly part; each reader did it again for `fires`, again for `reason` and again for the
+signals. The judge now finds it once per claim (:func:`restatement_of`) and hands the
+frozen result to every reader (the rules through ``RuleInput.restatement``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ....evidence.index import EvidenceIndex, Passage
+from ..features import Alignment, ClaimFeatures
+from .restated import copied_passage, dropped_restriction, polarity_flip, restated_passage
+from .swapped import (
+    name_restated,
+    reversed_bound,
+    strength_changed,
+    swapped_actor,
+    swapped_name,
+    swapped_number,
+)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A finding against a restated passage: the passage and what the finding says."""
+
+    passage: Passage
+    says: str
+
+    @property
+    def doc_id(self) -> str:
+        """The document of the restated passage, for a rationale."""
+        return self.passage.doc_id
+
+
+@dataclass(frozen=True)
+class Restatement:
+    """The findings of one claim against the source sentences it restates (None: none)."""
+
+    copied: Passage | None = None
+    """A retrieved passage the claim copies word for word."""
+    copy_restricted: str | None = None
+    """The copied passage's restriction the copy leaves out."""
+    polarity: Slot | None = None
+    """The restated sentence's words for the opposite polarity."""
+    restriction: Slot | None = None
+    """The restated sentence's restriction the claim drops."""
+    name: Slot | None = None
+    """'NAME for OTHER': a name put where the restated sentence names another."""
+    actor: Slot | None = None
+    """'ours' for 'theirs': the act moved to another party."""
+    bound: Slot | None = None
+    """A bound of the restated sentence turned round."""
+    strength: Slot | None = None
+    """A modal or quantifier stronger or weaker than the restated sentence's."""
+    number: Slot | None = None
+    """Another number in the slot of one of the restated sentence's."""
+
+    def signals(self) -> dict[str, bool]:
+        """Which findings hold, by the name of the stored claim signal that carries each."""
+        return {
+            "polarity_flip": self.polarity is not None,
+            "restriction_dropped": self.restriction is not None,
+            "name_swapped": self.name is not None,
+            "actor_swapped": self.actor is not None,
+            "bound_reversed": self.bound is not None,
+            "strength_changed": self.strength is not None,
+            "number_swapped": self.number is not None,
+        }
+
+
+Finder = Callable[[ClaimFeatures, Passage], "str | None"]
+
+
+def _slot(c: ClaimFeatures, p: Passage | None, find: Finder) -> Slot | None:
+    """The finding of `find` against the restated passage `p`, if there is one."""
+    says = find(c, p) if p is not None else None
+    return Slot(p, says) if p is not None and says is not None else None
+
+
+def restatement_of(
+    c: ClaimFeatures, al: Alignment, index: EvidenceIndex | None = None
+) -> Restatement:
+    """Every finding of the claim against the passages it copies (any of `index`'s) or
+    restates (a retrieved one)."""
+    copied = copied_passage(c, al, index)
+    p = restated_passage(c, al)
+    # Without names to set aside, the sentence it restates is the same one.
+    named = name_restated(c, al) if c.names else p
+    return Restatement(
+        copied=copied,
+        copy_restricted=dropped_restriction(c, copied) if copied is not None else None,
+        polarity=_slot(c, p, polarity_flip),
+        restriction=_slot(c, p, dropped_restriction),
+        name=_slot(c, named, swapped_name),
+        actor=_slot(c, p, swapped_actor),
+        bound=_slot(c, p, reversed_bound),
+        strength=_slot(c, p, strength_changed),
+        number=_slot(c, p, swapped_number),
+    )
