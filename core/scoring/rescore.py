@@ -71,6 +71,7 @@ def reanalysed(report: RunReport, a: AnswerAnalysis, policy: Policy) -> AnswerAn
         a.usage,
         a.raw_output,
         report.answers.get(a.system, {}).get(a.case_id),
+        a.failure,  # a judge's failure record survives every review
     )
 
 

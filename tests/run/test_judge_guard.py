@@ -78,9 +78,12 @@ def test_a_judge_that_raises_on_one_case_fails_only_that_case(tmp_path: Path) ->
     assert others and all(a["harness_error"] is None for a in others)
     assert sum(len(a["claims"]) for a in others) > 100
     with Store(db) as store:
-        stored = store.load_report(store.list_runs()[0].run_id)
-    bad = next(a for a in stored.analyses if a.case_id == BAD_CASE)
-    assert bad.failure is not None and bad.failure.exception_type == "ReplyError"
+        run_id = store.list_runs()[0].run_id
+        stored = store.load_report(run_id)
+        reviewed = store.reviewed_run(run_id).report  # rescored: the record must survive
+    for loaded in (stored, reviewed):
+        bad = next(a for a in loaded.analyses if a.case_id == BAD_CASE)
+        assert bad.failure is not None and bad.failure.exception_type == "ReplyError"
 
 
 def test_an_error_a_judge_reports_itself_gets_a_typed_record_too() -> None:
