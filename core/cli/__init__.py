@@ -7,6 +7,6 @@ package registers every command on it, in the order ``halgate --help`` lists the
 # Registration order is the order `halgate --help` lists the commands (ruff: I001 off here).
 from .app import app, main
 from . import run, ingest, batches, evaluate, schemas, calibrate  # noqa: F401
-from . import selftest, dashboard, store_commands, ci, db_commands, team  # noqa: F401
+from . import selftest, dashboard, store_commands, ci, team  # noqa: F401
 
 __all__ = ["app", "main"]

@@ -13,10 +13,10 @@ from typing import Annotated
 
 import typer
 
-from ..database import parse_target
-from ..errors import HalgateError
-from .app import app, fail, out
-from .store_commands import DEFAULT_DB, store_at
+from ...database import parse_target
+from ...errors import HalgateError
+from ..app import app, fail, out
+from ..store_commands import DEFAULT_DB, store_at
 
 db_app = typer.Typer(
     no_args_is_help=True,
@@ -53,7 +53,7 @@ def upgrade(
     ] = None,
 ) -> None:
     """Bring the schema up to date (both engines), then grant the app role if asked."""
-    from ..store.app_role import grant_app_role
+    from ...store.app_role import grant_app_role
 
     with store_at(db, create=True) as store:
         version = store.schema_version
@@ -72,7 +72,7 @@ def copy(
     dst: Annotated[str, typer.Argument(help=f"Empty database to copy into: {_TARGET}.")],
 ) -> None:
     """Copy every table (ids included) and verify: row counts, tamper-evidence chain, runs."""
-    from ..store.copy import copy_store
+    from ...store.copy import copy_store
 
     with store_at(src) as source, store_at(dst, create=True) as dest:
         try:

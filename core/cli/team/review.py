@@ -13,9 +13,9 @@ from typing import Annotated
 
 import typer
 
-from ..review import rights, roles
-from .app import app, out
-from .store_commands import DEFAULT_DB, _db, _run_arg, store_at
+from ...review import rights, roles
+from ..app import app, out
+from ..store_commands import DEFAULT_DB, _db, _run_arg, store_at
 
 roles_app = typer.Typer(
     no_args_is_help=True,
@@ -202,8 +202,8 @@ def status(
     db: Annotated[str, _db("holding the run")] = DEFAULT_DB,
 ) -> None:  # noqa: E501
     """Every queue item with its assignees and state; labels only once settled or disputed."""
-    from ..reports.team_text import team_lines
-    from ..review.panel import visible_labels
+    from ...reports.team_text import team_lines
+    from ...review.panel import visible_labels
 
     with store_at(db) as store:
         items, team = store.panel(run_id), store.team_agreement(run_id)
