@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import resource
 import subprocess
 import sys
-import time
 
 import pytest
 from halgate.errors import PolicyError
@@ -73,7 +73,7 @@ def test_stored_old_report_policy_still_loads_and_rescores():
 def test_cli_exits_4_quickly_on_a_bad_policy(tmp_path, line):
     path = tmp_path / "bad.toml"
     path.write_text(line + "\n")
-    t0 = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     res = subprocess.run(
         [
             sys.executable,
@@ -94,7 +94,11 @@ def test_cli_exits_4_quickly_on_a_bad_policy(tmp_path, line):
     )
     assert res.returncode == 4, res.stdout + res.stderr
     assert str(path) in res.stderr
-    assert time.perf_counter() - t0 < 10  # process start included; the check itself is instant
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # CPU seconds, not wall (a busy host stretches the wall): a billion resamples drawn
+    # before the check would take minutes of CPU; the check itself is instant
+    assert cpu < 10, f"{cpu:.1f} CPU s"
 
 
 @pytest.mark.parametrize(
