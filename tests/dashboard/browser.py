@@ -8,6 +8,7 @@ HALGATE_REQUIRE_BROWSER=1 (CI), which makes the absence a failure.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -126,3 +127,20 @@ def shoot(page, name: str) -> None:
     """A full-page screenshot under ARTIFACTS, once charts and grids have drawn."""
     page.wait_for_timeout(800)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def login_server_folder(work: Path, provider: str) -> int:
+    """Make ``work`` a dashboard's folder whose ``.streamlit/secrets.toml`` configures the
+    OIDC login against ``provider``; returns the port its redirect URI names (serve there)."""
+    (work / ".streamlit").mkdir(parents=True)
+    port = free_port()
+    (work / ".streamlit" / "secrets.toml").write_text(
+        "[auth]\n"
+        f'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
+        f'cookie_secret = "{secrets.token_hex(32)}"\n'
+        'client_id = "halgate-dashboard"\n'
+        f'client_secret = "{secrets.token_hex(16)}"\n'
+        f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n',
+        encoding="utf-8",
+    )
+    return port

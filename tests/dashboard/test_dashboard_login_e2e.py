@@ -14,7 +14,6 @@ Chromium, playwright or the provider package unless HALGATE_REQUIRE_BROWSER=1 (C
 from __future__ import annotations
 
 import importlib.util
-import secrets
 import threading
 import warnings
 from collections.abc import Iterator
@@ -24,7 +23,14 @@ import pytest
 from halgate.store import Store
 
 from ..conftest import build_report
-from .browser import browser_or_skip, free_port, goto_page, launch, require, serve_dashboard
+from .browser import (
+    browser_or_skip,
+    goto_page,
+    launch,
+    login_server_folder,
+    require,
+    serve_dashboard,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -77,17 +83,7 @@ def login_dashboard(provider: str, tmp_path: Path) -> Iterator[tuple]:
     with Store(db) as store:
         run_id = store.save_run(build_report())
     work = tmp_path / "server"
-    (work / ".streamlit").mkdir(parents=True)
-    port = free_port()
-    (work / ".streamlit" / "secrets.toml").write_text(
-        "[auth]\n"
-        f'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
-        f'cookie_secret = "{secrets.token_hex(32)}"\n'
-        'client_id = "halgate-dashboard"\n'
-        f'client_secret = "{secrets.token_hex(16)}"\n'
-        f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n',
-        encoding="utf-8",
-    )
+    port = login_server_folder(work, provider)
     (work / "halgate.toml").write_text(
         f'[review]\nrelease_managers = ["{MANAGER}"]\n', encoding="utf-8"
     )

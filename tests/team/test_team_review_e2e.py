@@ -18,7 +18,6 @@ deployment this is for; the dashboard and the checks here all reach it by its UR
 from __future__ import annotations
 
 import json
-import secrets
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +26,14 @@ import pytest
 from halgate.store import Store
 
 from ..conftest import AUDIT_GATED, build_report
-from ..dashboard.browser import ARTIFACTS, free_port, goto_page, launch, serve_dashboard, shoot
+from ..dashboard.browser import (
+    ARTIFACTS,
+    goto_page,
+    launch,
+    login_server_folder,
+    serve_dashboard,
+    shoot,
+)
 from ..dashboard.test_dashboard_login_e2e import _log_in
 from ..dashboard.test_dashboard_login_e2e import provider as provider  # the fixture
 
@@ -93,17 +99,7 @@ def team_dashboard(provider: str, store_url: str, tmp_path: Path) -> Iterator[tu
     run_id, left = _seed(store_url)
     _users(provider)
     work = tmp_path / "server"
-    (work / ".streamlit").mkdir(parents=True)
-    port = free_port()
-    (work / ".streamlit" / "secrets.toml").write_text(
-        "[auth]\n"
-        f'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
-        f'cookie_secret = "{secrets.token_hex(32)}"\n'
-        'client_id = "halgate-dashboard"\n'
-        f'client_secret = "{secrets.token_hex(16)}"\n'
-        f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n',
-        encoding="utf-8",
-    )
+    port = login_server_folder(work, provider)
     (work / "halgate.toml").write_text(
         '[review]\nroles_claim = "groups"\n\n[review.role_groups]\n'
         'reviewer = ["halgate-reviewers"]\nrelease_manager = ["halgate-release"]\n',
