@@ -18,7 +18,6 @@ from collections.abc import Sequence
 
 import krippendorff
 import numpy as np
-from statsmodels.stats.inter_rater import aggregate_raters, cohens_kappa, fleiss_kappa, to_table
 
 from ..inputs.policy import Policy
 from ..models import AuditLabel, RunReport, Verdict, is_hallucinated
@@ -50,6 +49,10 @@ def _cohen(items: Sequence[PanelItem], codes: dict[str, int]) -> float | None:
     pairs = np.array([[codes[i.labels[0].label], codes[i.labels[1].label]] for i in items])
     if len(pairs) < 2 or len(codes) < 2:
         return None
+    # statsmodels (with pandas and scipy) takes 0.8 CPU seconds to import: every `halgate`
+    # command would pay it, and only team review reads kappas.
+    from statsmodels.stats.inter_rater import cohens_kappa, to_table
+
     table = to_table(pairs, bins=len(codes))[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         return _finite(cohens_kappa(table).kappa)
@@ -60,6 +63,8 @@ def _fleiss(items: Sequence[PanelItem], codes: dict[str, int]) -> float | None:
     rows = np.array([[codes[x.label] for x in i.labels[:m]] for i in items])
     if len(rows) < 2 or len(codes) < 2:
         return None
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa  # see _cohen
+
     counts = aggregate_raters(rows, n_cat=len(codes))[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         return _finite(fleiss_kappa(counts))

@@ -84,8 +84,15 @@ def check_numbers(
                 out.misread.append(misread[1])
             continue
         if (
-            _derived(
-                claim.body, q, stated_operands(claim, near + passages), th.derived_value_tolerance
+            # The operands (every retrieved passage's values) only for a claim that reckons.
+            (
+                _shows_working(claim.body, q)
+                and _derived(
+                    claim.body,
+                    q,
+                    stated_operands(claim, near + passages),
+                    th.derived_value_tolerance,
+                )
             )
             or _date_reckoned(q, claim.quantities, near + passages)
             or _in_context(claim, q, passages, window, floor)
@@ -364,12 +371,18 @@ def stated_operands(claim: ClaimFeatures, passages: list[Passage]) -> tuple[Quan
     )
 
 
+def _shows_working(body: str, q: Quantity) -> bool:
+    """Whether the claim says it reckons q ('in total', 'more than', '+'): the cheap test
+    before any operand is gathered."""
+    return q.kind == "number" and _ARITHMETIC.search(body) is not None
+
+
 def _derived(body: str, q: Quantity, operands: tuple[Quantity, ...], tolerance: float) -> bool:
     """The claim shows its working: it says it reckons ('in total', 'more than', '+') and q
     is a sum, difference, product or ratio of two numbers of the same unit, its own or its
     evidence's (equal within the relative `tolerance`). Without the working, a number
     that happens to equal the sum of two others is a coincidence, not evidence."""
-    if q.kind != "number" or not _ARITHMETIC.search(body):
+    if not _shows_working(body, q):
         return False
     # '12 months' less '8 days' is no '4 days': only numbers of one unit (or none) reckon.
     values = list(

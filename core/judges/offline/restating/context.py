@@ -15,7 +15,13 @@ from dataclasses import dataclass
 
 from ....evidence.index import EvidenceIndex, Passage
 from ..features import Alignment, ClaimFeatures
-from .restated import copied_passage, dropped_restriction, polarity_flip, restated_passage
+from .restated import (
+    copied_passage,
+    dropped_restriction,
+    polarity_flip,
+    prose_candidates,
+    restated_passage,
+)
 from .swapped import (
     name_restated,
     reversed_bound,
@@ -89,10 +95,11 @@ def restatement_of(
 ) -> Restatement:
     """Every finding of the claim against the passages it copies (any of `index`'s) or
     restates (a retrieved one)."""
-    copied = copied_passage(c, al, index)
-    p = restated_passage(c, al)
+    candidates = prose_candidates(al)
+    copied = copied_passage(c, al, index, candidates)
+    p = restated_passage(c, al, candidates=candidates)
     # Without names to set aside, the sentence it restates is the same one.
-    named = name_restated(c, al) if c.names else p
+    named = name_restated(c, al, candidates) if c.names else p
     return Restatement(
         copied=copied,
         copy_restricted=dropped_restriction(c, copied) if copied is not None else None,

@@ -10,6 +10,7 @@ without the restriction ('unless ...', 'only if ...', 'unused').
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -43,19 +44,25 @@ _CUES = frozenset("unless only except excluding provided unused unopened".split(
 _MIN_COPY_WORDS = 5
 
 
-def _candidates(al: Alignment) -> list[Passage]:
-    """The prose passages retrieved for the claim (a record's fields have their own checks)."""
+def prose_candidates(al: Alignment) -> list[Passage]:
+    """The prose passages retrieved for the claim (a record's fields have their own checks);
+    the finders below take them found once per claim (`candidates`)."""
     seen = {id(p): p for p in (*al.support, *(h.passage for h in al.hits), al.best) if p}
     return [p for p in seen.values() if p.leaf is None]
 
 
 def copied_passage(
-    c: ClaimFeatures, al: Alignment, index: EvidenceIndex | None = None
+    c: ClaimFeatures,
+    al: Alignment,
+    index: EvidenceIndex | None = None,
+    candidates: Sequence[Passage] | None = None,
 ) -> Passage | None:
     """A passage the claim copies word for word, if any: a retrieved one, else any prose
     passage of `index` (a version the claim names narrows retrieval to that version, yet
     "The v2 API is deprecated", copied from the v3 reference, is what the sources say)."""
-    found = next((p for p in _candidates(al) if is_copy(c, p)), None)
+    if candidates is None:
+        candidates = prose_candidates(al)
+    found = next((p for p in candidates if is_copy(c, p)), None)
     if found is not None or index is None:
         return found
     words = _padded(c.text)
@@ -72,7 +79,10 @@ def copied_passage(
 
 
 def restated_passage(
-    c: ClaimFeatures, al: Alignment, ignore: frozenset[str] = frozenset()
+    c: ClaimFeatures,
+    al: Alignment,
+    ignore: frozenset[str] = frozenset(),
+    candidates: Sequence[Passage] | None = None,
 ) -> Passage | None:
     """The retrieved passage holding at least ``RESTATES`` of the claim's content words
     (those in `ignore` aside), most of them first, then the shortest; None when no passage
@@ -80,7 +90,9 @@ def restated_passage(
     claim = (frozenset(c.stems) | _poles(tuple(c.tokens))) - ignore
     if not claim:
         return None
-    held = [(_held(claim, p), -len(p.stems), p) for p in _candidates(al)]
+    if candidates is None:
+        candidates = prose_candidates(al)
+    held = [(_held(claim, p), -len(p.stems), p) for p in candidates]
     best = max(held, key=lambda h: h[:2], default=None)
     if best is None or best[0] < RESTATES * len(claim):
         return None

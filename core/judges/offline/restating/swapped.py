@@ -11,6 +11,7 @@ or another sentence that shares some words never fires.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -118,7 +119,9 @@ def _changes(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[Change, 
     first, last = blocks[0], blocks[-1]
     lo = max(0, first.b - first.a)
     hi = min(len(passage), last.b + last.size + len(claim) - last.a - last.size)
-    window = SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
+    # A window that is the whole passage is aligned already (the common case).
+    whole = lo == 0 and hi == len(passage)
+    window = m if whole else SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
     if window.ratio() < _SAME_WORDS:
         return ()
     return tuple(
@@ -134,11 +137,13 @@ def _runs_in(claim: tuple[str, ...], passage: tuple[str, ...]) -> bool:
     return sep + sep.join(claim) + sep in sep + sep.join(passage) + sep
 
 
-def name_restated(c: ClaimFeatures, al: Alignment) -> Passage | None:
+def name_restated(
+    c: ClaimFeatures, al: Alignment, candidates: Sequence[Passage] | None = None
+) -> Passage | None:
     """The passage the claim restates, its proper names aside: a swapped name of three
     words must not hide the sentence it was swapped into."""
     names = content_stems([t for n in c.names for t in tokenize(n)])
-    return restated_passage(c, al, ignore=frozenset(names))
+    return restated_passage(c, al, ignore=frozenset(names), candidates=candidates)
 
 
 def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
