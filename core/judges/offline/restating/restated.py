@@ -102,7 +102,8 @@ def restated_passage(
 def _held(claim: frozenset[str], p: Passage) -> int:
     """How many of the claim's stems the passage holds (with the positive pole of each of
     its polar words: 'prohibited' holds 'allowed' too; its polarity is compared apart)."""
-    return len(claim & p.stems | claim & _poles(p.tokens))
+    poles = _poles(p.tokens)
+    return len(claim & p.stems | claim & poles) if poles else len(claim & p.stems)
 
 
 @lru_cache(maxsize=50_000)

@@ -206,14 +206,26 @@ def _capitalised(word: str, text: str, mid: bool = False) -> bool:
     if not any(ch.isalpha() for ch in word):
         return not mid
     text = text.replace("’", "'")
-    for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I):
+    for m in _whole_word(word).finditer(text):
         written = m.group(0)
         if not written[:1].isupper():
             continue
-        starts = re.search(r"(?:^|[.!?:;\"'(\[]|#+)\s*$", text[: m.start()]) is not None
+        before = text[: m.start()].rstrip()
+        starts = not before or before[-1] in _SENTENCE_OPENERS
         if not mid or not starts or (len(written) > 1 and written.isupper()):
             return True
     return False
+
+
+#: What may stand (spaces aside) right before a word that starts a sentence or a heading.
+_SENTENCE_OPENERS = frozenset(".!?:;\"'([#")
+
+
+@lru_cache(maxsize=8192)
+def _whole_word(word: str) -> re.Pattern[str]:
+    """The word, in any case, not inside another word (compiled once: re's own cache holds
+    512 patterns, fewer than the words of a long run)."""
+    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.I)
 
 
 def _plain(word: str) -> str:
