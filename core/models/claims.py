@@ -76,11 +76,26 @@ def _finding(
     rule: str, verdict: str, kind: str | None, reason: str, about: list[str]
 ) -> RuleFinding:
     """A RuleFinding from its pickled values (they were valid when it was pickled)."""
+    return trusted_finding(
+        rule, Verdict(verdict), None if kind is None else HallucinationType(kind), reason, about
+    )
+
+
+def trusted_finding(
+    rule: str,
+    verdict: Verdict,
+    kind: HallucinationType | None,
+    reason: str,
+    about: list[str],
+) -> RuleFinding:
+    """A RuleFinding from values already of their declared types (a rule table's finding),
+    without validation: what ``model_construct`` makes, in a third of its time (a run
+    makes one for every rule that fires on every claim)."""
     f = RuleFinding.__new__(RuleFinding)
     state = {
         "rule": rule,
-        "verdict": Verdict(verdict),
-        "hallucination_type": None if kind is None else HallucinationType(kind),
+        "verdict": verdict,
+        "hallucination_type": kind,
         "reason": reason,
         "about": about,
     }

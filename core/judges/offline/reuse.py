@@ -23,6 +23,7 @@ from ...models import (
     claim_id,
 )
 from ...models import Verdict as V
+from ...models.claims import trusted_finding
 from .rules.table import RuleDecision
 from .signals import copy_signals
 
@@ -95,12 +96,5 @@ def own_parts(citations: Sequence[Citation], signals: dict[str, Any]) -> dict[st
 def findings_of(decision: RuleDecision) -> tuple[RuleFinding, ...]:
     """The rule table's findings as the records a claim keeps (the deciding one first)."""
     return tuple(
-        RuleFinding.model_construct(
-            rule=f.rule,
-            verdict=f.verdict,
-            hallucination_type=f.type,
-            reason=f.reason,
-            about=list(f.about),
-        )
-        for f in decision.fired
+        trusted_finding(f.rule, f.verdict, f.type, f.reason, list(f.about)) for f in decision.fired
     )

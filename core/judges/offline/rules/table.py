@@ -47,7 +47,7 @@ class RuleTable:
 
     def decide(self, e: RuleInput) -> RuleDecision:
         """Every rule's finding about the claim; the first by precedence decides."""
-        fired = tuple(f for r in self.rules if (f := r.find(e)) is not None)
+        fired = tuple(r.finding(e) for r in self.rules if r.fires(e))
         if not fired:
             raise RuleTableError(
                 "no rule of the table fired: the table needs a catch-all rule "
