@@ -228,3 +228,34 @@ def test_a_key_of_several_words_is_found_where_they_stand_together() -> None:
     )
     assert conflicts("It does not take reservations but offers takeout.", record) == []
     assert conflicts("It does not offer takeout.", record) == ["RestaurantsTakeOut = true"]
+
+
+#: A record whose yes/no keys are of several words ("DogsAllowed").
+HOUSE_RULES = Document(
+    doc_id="rules",
+    text=json.dumps(
+        {
+            "name": "The Lark",
+            "attributes": {"DogsAllowed": False, "BusinessAcceptsCreditCards": False},
+        }
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        ("Dogs are not allowed.", []),
+        ("Credit cards are not accepted here.", []),
+        ("It does not accept credit cards.", []),
+        ("Dogs are allowed.", ["attributes.DogsAllowed = false"]),
+        ("It accepts credit cards.", ["attributes.BusinessAcceptsCreditCards = false"]),
+    ],
+)
+def test_a_field_the_claim_names_word_by_word_is_read_where_its_words_stand(
+    claim: str, found: list[str]
+) -> None:
+    # Every word of the key is in the claim, but not written together ("dogsallowed"):
+    # the negation is read at those words (a false field the claim named that way was a
+    # conflict whatever the claim said).
+    assert conflicts(claim, HOUSE_RULES) == found

@@ -220,7 +220,12 @@ def _contradicts(f: Field, w: _ClaimWords) -> bool:
     keys = f.keys
     at = [i for i, s in enumerate(w.stems) if s in keys]
     at += [i for i, pair in enumerate(w.pairs) if pair in f.joined]
-    return any(i in w.denied for i in at) == f.positive
+    if not at and f.own <= w.stem_set:
+        # Named word by word ("dogs are not allowed" for "DogsAllowed"): the field stands
+        # where its words do. Without any place, no negation could be read, and every
+        # false field the claim named was a conflict, whatever the claim said.
+        at = [i for i, s in enumerate(w.stems) if s in f.own]
+    return bool(at) and any(i in w.denied for i in at) == f.positive
 
 
 def _lowercase_in(own: frozenset[str], text: str) -> bool:
