@@ -24,7 +24,15 @@ import streamlit as st
 from halgate.database import is_server_url
 from halgate.models import JudgeAgreement, Override, RunReport, RunRow, SignOff
 from halgate.present import claims_frame, judge_health_row
-from halgate.review import OwnReview, ReviewedRun, ReviewQueue, review_run, review_run_since
+from halgate.review import (
+    OwnReview,
+    ReviewedRun,
+    ReviewQueue,
+    RunOverview,
+    review_run,
+    review_run_since,
+    run_overview,
+)
 from halgate.store import Store
 
 _TTL = 3600
@@ -144,6 +152,19 @@ def reviewed(db: str, run_id: str, version: int) -> ReviewedRun:
 def _last_reviewed(db: str, run_id: str) -> list[ReviewedRun]:
     """Holds the newest reviewed run derived for (db, run_id): where the next review starts."""
     return []
+
+
+@st.cache_resource(ttl=_TTL, max_entries=8, show_spinner="Reading the run…")
+def overview(db: str, run_id: str, version: int) -> RunOverview:
+    """What the Overview draws: the store's overview for the reviews in force (kilobytes,
+    the report's hash checked) or, when none is stored for them (an older run, a review
+    from another server), derived the full way and stored for the next reader."""
+    with Store(db) as store:
+        found = store.run_overview(run_id)
+        digest = store.report_hash(run_id) or ""
+    if found is not None:
+        return found
+    return run_overview(reviewed(db, run_id, version), digest)
 
 
 def effective_run(db: str, run_id: str, version: int) -> RunReport:
