@@ -64,8 +64,12 @@ def _reviews(report: RunReport) -> list[dict[str, str]]:
     assert len(bad) >= 3 and good and audit
     return [
         {"claim_id": bad[0].claim_id, "verdict": "SUPPORTED"},
-        {"claim_id": good[0].claim_id, "verdict": "CONTRADICTED",
-         "hallucination_type": "DISTORTION", "severity": "CRITICAL"},  # fmt: skip
+        {
+            "claim_id": good[0].claim_id,
+            "verdict": "CONTRADICTED",
+            "hallucination_type": "DISTORTION",
+            "severity": "CRITICAL",
+        },
         {"claim_id": bad[1].claim_id, "severity": "LOW"},
         {"claim_id": bad[0].claim_id, "verdict": "UNSUPPORTED"},
         {"claim_id": bad[2].claim_id},
