@@ -159,12 +159,23 @@ def overview(db: str, run_id: str, version: int) -> RunOverview:
     """What the Overview draws: the store's overview for the reviews in force (kilobytes,
     the report's hash checked) or, when none is stored for them (an older run, a review
     from another server), derived the full way and stored for the next reader."""
+    last = _last_reviewed(db, run_id)  # this server derived the run already: no read
     with Store(db) as store:
-        found = store.run_overview(run_id)
         digest = store.report_hash(run_id) or ""
+        if last and _in_force(store, last[0]):
+            return run_overview(last[0], digest)
+        found = store.run_overview(run_id)
     if found is not None:
         return found
     return run_overview(reviewed(db, run_id, version), digest)
+
+
+def _in_force(store: Store, run: ReviewedRun) -> bool:
+    """Whether ``run`` was derived from the overrides and disputes in force now."""
+    history = store.override_history(run.run_id)
+    return [o.id for o in history] == [o.id for o in run.overrides] and sorted(
+        store.disputed_items(run.run_id)
+    ) == sorted(run.disputed)
 
 
 def effective_run(db: str, run_id: str, version: int) -> RunReport:

@@ -35,8 +35,8 @@ from ..inputs.policy import Policy
 from ..models import AnswerAnalysis, AuditInput, AuditLabel, Mode, Record, RunReport
 from ..models.review import Override
 from ..scoring.corrected import AUDIT_PREFIX, audit_id
+from ..scoring.memo import remembered
 from ..scoring.metrics import outcome_counts, should_abstain_ids
-from .memo import remembered
 
 
 class AuditItem(Record):

@@ -26,6 +26,7 @@ from ..models import (
     Verdict,
 )
 from ..models.review import JudgeAgreement
+from ..scoring.memo import remembered
 from .queue import QueueCounts
 from .reviewed import ReviewedRun
 
@@ -48,7 +49,10 @@ def answer_state(analysis: AnswerAnalysis | None) -> str:
     """The worst verdict of an answer, or NO_CLAIMS / ERROR: one word per answer."""
     if analysis is None or analysis.harness_error or analysis.error_message:
         return ERROR
-    present = {c.verdict for c in analysis.claims}
+    return remembered(analysis, "state", lambda: _worst({c.verdict for c in analysis.claims}))
+
+
+def _worst(present: set[Verdict]) -> str:
     return next((v.value for v in WORST_ORDER if v in present), NO_CLAIMS)
 
 

@@ -31,6 +31,7 @@ from ..models import (
 )
 from .abstention import NO_CLAIM
 from .intervals import cluster_interval, wilson_interval, with_pooled_floor
+from .memo import remembered
 
 _DEFAULT_RESAMPLES: int = Policy.model_fields["bootstrap_resamples"].default
 _DEFAULT_SEED: int = Policy.model_fields["seed"].default
@@ -190,17 +191,23 @@ def blocking_claims(
 ) -> list[ClaimJudgement]:
     """Hallucinated claims of the system at ``block`` severity or worse, most severe first."""
     hits = [
-        c
-        for a in analyses
-        if a.system == system and not abstained(a)
-        for c in a.claims
-        if c.severity is not None
-        and c.severity.rank >= block.rank
-        and is_hallucinated(c.verdict, count_out_of_scope)
+        c for a in analyses if a.system == system for c in _blocking(a, block, count_out_of_scope)
     ]
     return sorted(
         hits, key=lambda c: (-(c.severity.rank if c.severity else -1), c.case_id, c.index)
     )
+
+
+def _blocking(a: AnswerAnalysis, block: Severity, oos: bool) -> list[ClaimJudgement]:
+    """``blocking_claims`` of one answer, remembered per answer object."""
+
+    def hits() -> list[ClaimJudgement]:
+        if abstained(a):
+            return []
+        bad = [c for c in a.claims if c.severity is not None and c.severity.rank >= block.rank]
+        return [c for c in bad if is_hallucinated(c.verdict, oos)]
+
+    return remembered(a, ("blocking", block, oos), hits)
 
 
 def system_rates(
