@@ -30,9 +30,10 @@ _SUMMARY = (
 )
 # The newest derivation wins; an equal one may differ in disputes (a panel label since).
 _OVERVIEW = (
-    "INSERT INTO run_overviews (run_id, upto, version, overview) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT(run_id) DO UPDATE SET upto = excluded.upto, version = excluded.version, "
-    "overview = excluded.overview WHERE run_overviews.upto <= excluded.upto"
+    "INSERT INTO run_overviews (run_id, upto, version, overview, report_hash) "
+    "VALUES (?, ?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET upto = excluded.upto, "
+    "version = excluded.version, overview = excluded.overview "
+    "WHERE run_overviews.upto <= excluded.upto"
 )
 
 
@@ -55,13 +56,14 @@ class DerivedMixin:
         or of a newer shape (``SUMMARY_VERSION``), is written."""
         summary = run_summary(run)
         upto = max((o.id for o in run.overrides), default=0)
-        digest = self.report_hash(run.run_id) or ""
-        overview = run_overview(run, digest).model_dump_json()
+        digest = self.report_hash(run.run_id)
+        overview = run_overview(run, digest or "").model_dump_json()
         try:
             with self._write():
                 agreement = run.agreement.model_dump_json()
                 self.db.execute(_SUMMARY, [run.run_id, json.dumps(summary), agreement, upto])
-                self.db.execute(_OVERVIEW, [run.run_id, upto, OVERVIEW_VERSION, overview])
+                values = [run.run_id, upto, OVERVIEW_VERSION, overview, digest]
+                self.db.execute(_OVERVIEW, values)
         except StoreError:
             pass  # only a cache: a read-only, full or busy file still gets correct numbers
         return summary
