@@ -7,16 +7,15 @@ import pytest
 from halgate.inputs.policy import Policy
 from halgate.models import AnswerAnalysis, Verdict
 from halgate.scoring.metrics import (
-    _resampled_sums,
     answer_metrics,
     bootstrap_interval,
     count_verdicts,
     hallucination_rate,
     paired_bootstrap,
     paired_bootstraps,
-    resample_draws,
     system_rates,
 )
+from halgate.scoring.resampled import _resampled_sums, resample_draws
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
