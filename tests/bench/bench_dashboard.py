@@ -4,6 +4,8 @@ Targets (issue #31, this 2-core machine): on a 10,000-case run, opening the run 
 and an overturn in Triage until the banner updates < 1 s.
 
     .venv/bin/python tests/bench/bench_dashboard.py build 10000 /tmp/bench10000.db
+    .venv/bin/python tests/bench/bench_dashboard.py build 10000 /tmp/old10000.db \\
+        --baseline f7b06ee
     .venv/bin/python tests/bench/bench_dashboard.py measure /tmp/bench10000.db
     .venv/bin/python tests/bench/bench_dashboard.py compare /tmp/bench10000.db \\
         --baseline f7b06ee --old-db /tmp/old10000.db --rounds 3
@@ -15,7 +17,7 @@ session makes, minus the network) in one fresh process, on a fresh copy of the d
 (a ``git archive`` of the baseline commit, imported ahead of the installed halgate) and new
 in one loop, each measurement a fresh process, and prints the median wall and CPU seconds
 of each step. A baseline from before schema 12 cannot open a newer database: give it one
-its own code built (``--old-db``; ``build`` with ``PYTHONPATH`` on ``baseline_package``).
+its own code built (``--old-db``; ``build N DB --baseline COMMIT`` builds one).
 CPU seconds are the process's own (all threads), so they say what a step costs
 on a busy host where wall time also counts the neighbours. Prints figures; asserts nothing
 about time.
@@ -177,6 +179,7 @@ def main() -> None:
     b = sub.add_parser("build")
     b.add_argument("n_cases", type=int)
     b.add_argument("db", type=Path)
+    b.add_argument("--baseline", help="build it with this commit's halgate (for --old-db)")
     m = sub.add_parser("measure")
     m.add_argument("db", type=Path)
     m.add_argument("--json", action="store_true")
@@ -186,7 +189,12 @@ def main() -> None:
     c.add_argument("--old-db", type=Path, default=None)
     c.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    if args.command == "build":
+    if args.command == "build" and args.baseline:
+        with tempfile.TemporaryDirectory() as tmp:
+            pkg = baseline_package(args.baseline, Path(tmp))
+            argv = [sys.executable, __file__, "build", str(args.n_cases), str(args.db)]
+            subprocess.run(argv, check=True, env={**os.environ, "PYTHONPATH": str(pkg)})
+    elif args.command == "build":
         print(f"run {build(args.n_cases, args.db)} in {args.db}")
     elif args.command == "compare":
         compare(args.db, args.baseline, args.rounds, args.old_db)
