@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 _MIN_ROWS = 1000  # smaller bootstraps are gathered whole: a few milliseconds
+_MAX_KEPT = 50_000_000  # resamples x rows kept at most (100 MB); larger ones are gathered
 _MAX_CHANGED = 64  # rows an update may move; more and the gather is redone
 _KEEP_SUMS = 12  # recent count arrays per draw (a compare run asks for about nine)
 _KEEP_DRAWS = 4
@@ -153,7 +154,8 @@ def _gather(
     count how often each resample drew each row, and return those counts."""
     parts: dict[str, list[list[np.ndarray]]] = {m: [] for m in todo}
     small = np.uint16 if n < 2**16 else np.uint32  # a row is drawn at most n times
-    times = np.zeros((resamples, n), dtype=small) if keep and n >= _MIN_ROWS else None
+    keep = keep and _MIN_ROWS <= n and n * resamples <= _MAX_KEPT
+    times = np.zeros((resamples, n), dtype=small) if keep else None
     done = 0
     for idx in resample_draws(seed, n, resamples, dtype):
         for m, x in todo.items():
