@@ -84,6 +84,13 @@ def open_run_page(title: str, flash: bool = True) -> tuple[str, str, int, RunRep
 
     Stops the page with a hint when no run is selected.
     """
+    db, run_id, version = open_run(title, flash)
+    return db, run_id, version, loaders.effective_run(db, run_id, version)
+
+
+def open_run(title: str, flash: bool = True) -> tuple[str, str, int]:
+    """``open_run_page`` without the report: (db, run_id, version) for a page that draws
+    from smaller records (the Overview)."""
     page_setup()
     st.title(title)
     if flash:
@@ -92,8 +99,7 @@ def open_run_page(title: str, flash: bool = True) -> tuple[str, str, int, RunRep
     if picked is None:
         st.stop()
     db, run_id = picked
-    version = loaders.run_version(db, run_id)
-    return db, run_id, version, loaders.effective_run(db, run_id, version)
+    return db, run_id, loaders.run_version(db, run_id)
 
 
 def require_run() -> tuple[str, str] | None:

@@ -39,6 +39,7 @@ from .tables import (
     filter_claims,
     judge_health_row,
     rates_frame,
+    transitions_frame,
     trend_rows,
     verdict_transitions,
 )
@@ -79,5 +80,6 @@ __all__ = [
     "trend_column",
     "trend_rows",
     "type_shift_chart",
+    "transitions_frame",
     "verdict_transitions",
 ]

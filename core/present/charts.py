@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..models import SEVERITIES_DESC, HallucinationType, RunReport, Shift
+from ..review.overview import RunOverview
 from .tables import TRANSITION_STATES
 
 BASELINE_COLOUR = "#8c9eff"
@@ -99,12 +100,12 @@ def shift_chart(
     return fig
 
 
-def _labels(report: RunReport) -> tuple[str, str]:
+def _labels(report: RunReport | RunOverview) -> tuple[str, str]:
     c = report.comparison
     return (c.baseline, c.candidate) if c else ("baseline", "candidate")
 
 
-def severity_shift_chart(report: RunReport) -> go.Figure:
+def severity_shift_chart(report: RunReport | RunOverview) -> go.Figure:
     """Hallucinated claims per severity, baseline vs candidate, worst severity first."""
     if report.comparison is None:
         return empty_figure("severity shift needs a compare run")
@@ -112,7 +113,7 @@ def severity_shift_chart(report: RunReport) -> go.Figure:
     return shift_chart(report.comparison.severity_shift, "per severity", order, _labels(report))
 
 
-def type_shift_chart(report: RunReport) -> go.Figure:
+def type_shift_chart(report: RunReport | RunOverview) -> go.Figure:
     """Hallucinated claims per hallucination type, baseline vs candidate."""
     if report.comparison is None:
         return empty_figure("type shift needs a compare run")
@@ -122,7 +123,7 @@ def type_shift_chart(report: RunReport) -> go.Figure:
     )
 
 
-def tag_shift_chart(report: RunReport, top: int = 15) -> go.Figure:
+def tag_shift_chart(report: RunReport | RunOverview, top: int = 15) -> go.Figure:
     """Hallucinated claims per case tag, the ``top`` tags with the largest change first."""
     if report.comparison is None:
         return empty_figure("tag shift needs a compare run")

@@ -15,14 +15,13 @@ import pandas as pd
 
 from ..models import (
     MEASURE_LABELS,
-    AnswerAnalysis,
     ClaimJudgement,
     Interval,
     RateChange,
     RunReport,
-    Verdict,
 )
 from ..review import gated_measure
+from ..review.overview import ERROR, NO_CLAIMS, WORST_ORDER, RunOverview, transition_rows
 
 CLAIM_COLUMNS = [
     "claim_id",
@@ -40,17 +39,7 @@ CLAIM_COLUMNS = [
     "rule",
 ]
 
-# Worst first: the state an answer is summarised by in verdict transitions.
-_WORST_ORDER = [
-    Verdict.CONTRADICTED,
-    Verdict.UNSUPPORTED,
-    Verdict.OUT_OF_SCOPE,
-    Verdict.PARTIALLY_SUPPORTED,
-    Verdict.SUPPORTED,
-]
-NO_CLAIMS = "NO_CLAIMS"
-ERROR = "ERROR"
-TRANSITION_STATES = [v.value for v in _WORST_ORDER] + [NO_CLAIMS, ERROR]
+TRANSITION_STATES = [v.value for v in WORST_ORDER] + [NO_CLAIMS, ERROR]
 
 
 def citation_state(claim: ClaimJudgement) -> bool | None:
@@ -134,30 +123,19 @@ def filter_claims(df: pd.DataFrame, f: ClaimFilter) -> pd.DataFrame:
     return df[mask]
 
 
-def answer_state(analysis: AnswerAnalysis | None) -> str:
-    """The worst verdict of an answer, or NO_CLAIMS / ERROR: one word per answer."""
-    if analysis is None or analysis.harness_error or analysis.error_message:
-        return ERROR
-    present = {c.verdict for c in analysis.claims}
-    return next((v.value for v in _WORST_ORDER if v in present), NO_CLAIMS)
-
-
 def verdict_transitions(report: RunReport) -> pd.DataFrame:
     """Per case: the baseline answer's state, the candidate's, and whether it changed.
 
     Only meaningful for two systems (compare mode); with one system the frame is empty.
     """
-    cols = ["case", "baseline", "candidate", "changed"]
-    if len(report.systems) < 2:
-        return pd.DataFrame(columns=cols)
-    base, cand = report.systems[0], report.systems[1]
-    by_key = {(a.case_id, a.system): a for a in report.analyses}
-    rows = []
-    for case in report.cases:
-        b = answer_state(by_key.get((case.case_id, base)))
-        c = answer_state(by_key.get((case.case_id, cand)))
-        rows.append((case.case_id, b, c, b != c))
-    return pd.DataFrame(rows, columns=cols)
+    return transitions_frame(transition_rows(report))
+
+
+def transitions_frame(rows: list[tuple[str, str, str]]) -> pd.DataFrame:
+    """``verdict_transitions`` from a run's (case, baseline, candidate) states
+    (``RunOverview.transitions``)."""
+    frame = pd.DataFrame(rows, columns=["case", "baseline", "candidate"])
+    return frame.assign(changed=frame["baseline"] != frame["candidate"])
 
 
 def _ci(lo: float | None, hi: float | None, signed: bool = False) -> str:
@@ -171,7 +149,7 @@ def _interval(i: Interval | None) -> str:
     return "—" if i is None else _ci(i.low, i.high)
 
 
-def rates_frame(report: RunReport) -> pd.DataFrame:
+def rates_frame(report: RunReport | RunOverview) -> pd.DataFrame:
     """Both hallucination measures and abstentions per system, with their 95% intervals."""
     rows = []
     for name, r in report.rates.items():
@@ -194,7 +172,7 @@ def rates_frame(report: RunReport) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def changes_frame(report: RunReport) -> pd.DataFrame:
+def changes_frame(report: RunReport | RunOverview) -> pd.DataFrame:
     """Candidate − baseline per measure with its paired-bootstrap 95% interval (compare mode)."""
     cmp = report.comparison
     cols = ["measure", "change", "95% CI", "gated"]

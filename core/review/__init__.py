@@ -14,6 +14,7 @@ from .audit import AuditItem, audit_cases, audit_input, audit_items, audit_label
 from .effective import apply_override, effective_report, judge_agreement, latest_by_claim
 from .incremental import review_run_since
 from .mine import OwnReview, is_reviewer, override_change, own_reviews, review_kind
+from .overview import OVERVIEW_VERSION, RunOverview, run_overview
 from .panel import check_label, label_choices, visible_labels
 from .progress import AuditProgress, LookInterval, audit_progress
 from .queue import QueueCounts, ReviewQueue, first_order_preference, queue_ids, review_ids
@@ -103,5 +104,8 @@ __all__ = [
     "review_run_since",
     "reviewed_report",
     "run_summary",
+    "OVERVIEW_VERSION",
+    "RunOverview",
+    "run_overview",
     "signoff_in_force",
 ]

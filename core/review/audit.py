@@ -35,8 +35,8 @@ from ..inputs.policy import Policy
 from ..models import AnswerAnalysis, AuditInput, AuditLabel, Mode, Record, RunReport
 from ..models.review import Override
 from ..scoring.corrected import AUDIT_PREFIX, audit_id
+from ..scoring.memo import remembered
 from ..scoring.metrics import outcome_counts, should_abstain_ids
-from .memo import remembered
 
 
 class AuditItem(Record):
@@ -92,9 +92,13 @@ def audit_order(report: RunReport, policy: Policy | None = None) -> list[str]:
     if report.audit_seed is None:  # not drawn by a store: no sample anybody could choose
         return []
     rated = _rated(report, policy)
-    eligible = [c.case_id for c in report.cases if any(c.case_id in r for r in rated.values())]
-    order = np.random.default_rng(report.audit_seed).permutation(len(eligible))
-    return [eligible[i] for i in order]
+
+    def draw() -> list[str]:
+        eligible = [c.case_id for c in report.cases if any(c.case_id in r for r in rated.values())]
+        order = np.random.default_rng(report.audit_seed).permutation(len(eligible))
+        return [eligible[i] for i in order]
+
+    return list(remembered(report, ("audit_order", policy.count_out_of_scope), draw))
 
 
 def audit_cases(report: RunReport, policy: Policy | None = None) -> list[str]:
@@ -126,11 +130,15 @@ def _item_keys(report: RunReport, policy: Policy) -> dict[str, list[str]]:
     """Case -> the systems whose answer there is an audit item (rated, not should-abstain)."""
     rated = _rated(report, policy)
     abstain = should_abstain_ids(report.cases)
-    return {
-        c.case_id: [s for s in report.systems if c.case_id in rated[s]]
-        for c in report.cases
-        if c.case_id not in abstain
-    }
+    return remembered(
+        report,
+        ("item_keys", policy.count_out_of_scope),
+        lambda: {
+            c.case_id: [s for s in report.systems if c.case_id in rated[s]]
+            for c in report.cases
+            if c.case_id not in abstain
+        },
+    )
 
 
 def audit_labels(overrides: Sequence[Override]) -> dict[str, Override]:

@@ -13,10 +13,10 @@ from typing import Any
 
 from ..models import ClaimJudgement, RunReport, Verdict
 from ..models.review import AgreementCell, JudgeAgreement, Override
+from ..scoring.memo import remembered
 from ..scoring.pairwise_gate import review_id
 from ..scoring.rescore import rescore
 from .audit import audit_input
-from .memo import remembered
 from .queue import decided_pairs, queue_ids
 
 

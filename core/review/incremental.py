@@ -45,6 +45,7 @@ def review_run_since(
         overrides=history,
         queue=build_queue(judged, report, history),
         agreement=judge_agreement(previous.run_id, judged, history),
+        disputed=tuple(disputed),
     )
 
 

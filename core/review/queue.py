@@ -23,9 +23,9 @@ from ..inputs.policy import Policy
 from ..models import PairwiseJudgement, Preference, Record, RunReport
 from ..models.review import Override, PairReviewItem, ReviewItem
 from ..scoring.gate import review_queue
+from ..scoring.memo import remembered
 from ..scoring.pairwise_gate import review_id
 from .audit import AuditItem
-from .memo import remembered
 
 
 def queue_ids(report: RunReport) -> list[str]:

@@ -70,6 +70,8 @@ class ReviewedRun:
     """The run's override history, oldest first (the newest per claim is in force)."""
     queue: ReviewQueue
     agreement: JudgeAgreement
+    disputed: tuple[str, ...] = ()
+    """Items a review panel disputed when it was derived (they hold a PASSED gate)."""
 
 
 def review_run(
@@ -86,6 +88,7 @@ def review_run(
         overrides=history,
         queue=build_queue(judged, report, history),
         agreement=judge_agreement(run_id, judged, history),
+        disputed=tuple(disputed),
     )
 
 

@@ -19,7 +19,9 @@ from ..models import (
 )
 from .corrected import corrected_in_force
 from .intervals import paired_share_change
+from .memo import remembered
 from .metrics import (
+    OutcomeCounts,
     abstained,
     blocking_claims,
     hallucinated_claims,
@@ -63,11 +65,10 @@ def compare_systems(
         if a_b is None or a_c is None or a_b.harness_error or a_c.harness_error:
             continue  # a case counts only when both answers were judged
         for side, (system, a) in enumerate(((baseline, a_b), (candidate, a_c))):
-            bad = [] if abstained(a) else hallucinated_claims(a, oos)
-            sev[system].update(c.severity.value for c in bad if c.severity)
-            typ[system].update(c.hallucination_type.value for c in bad if c.hallucination_type)
-            tag[system].update(t for t in tags[case.case_id] for _ in bad)
-            o = outcome_counts(a, case.case_id in abstain_cases, oos)
+            severities, types, n_bad, o = _answer_facts(a, case.case_id in abstain_cases, oos)
+            sev[system].update(severities)
+            typ[system].update(types)
+            tag[system].update(t for t in tags[case.case_id] for _ in range(n_bad))
             pairs["answers"][side].append(o.answers)
             pairs["claims"][side].append(o.claims)
             pairs["abstain"][side].append(o.abstention)
@@ -104,6 +105,25 @@ def compare_systems(
         tag_shift=_shift(tag[baseline], tag[candidate], all_tags),
         regression_detected=regression,
     )
+
+
+def _answer_facts(
+    a: AnswerAnalysis, should_abstain: bool, oos: bool
+) -> tuple[list[str], list[str], int, OutcomeCounts]:
+    """An answer's part of the comparison: its hallucinated claims' severities and types,
+    their number and its outcome counts (remembered per answer object: an overturn leaves
+    all but one answer of a run as they were)."""
+
+    def facts() -> tuple[list[str], list[str], int, OutcomeCounts]:
+        bad = [] if abstained(a) else hallucinated_claims(a, oos)
+        return (
+            [c.severity.value for c in bad if c.severity],
+            [c.hallucination_type.value for c in bad if c.hallucination_type],
+            len(bad),
+            outcome_counts(a, should_abstain, oos),
+        )
+
+    return remembered(a, ("compare", should_abstain, oos), facts)
 
 
 def abstention_change(

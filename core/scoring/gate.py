@@ -30,6 +30,7 @@ from ..models import (
 )
 from .corrected import audit_reason, corrected_in_force
 from .decide import RuleEvidence, headline, rate_reason, worst
+from .memo import remembered
 from .metrics import blocking_claims
 
 _SHOW_CLAIMS = 20
@@ -54,9 +55,8 @@ def review_queue(
     for a in analyses:
         if a.system != system:
             continue
-        for c in a.claims:
-            if queues_claim(c, risk.get(a.case_id), policy) or c.claim_id in extra:
-                out.append(c)
+        queued = _queued_ids(a, risk.get(a.case_id), policy)
+        out += [c for c in a.claims if c.claim_id in queued or c.claim_id in extra]
     out += twin_claims(analyses, system, out)
     return sorted(out, key=lambda c: (-_rank(c.severity), c.case_id, c.system != system, c.index))
 
@@ -68,13 +68,29 @@ def twin_claims(
     sees both sides, so a false alarm overturned on one side is overturned on the other too
     and cannot move the change between them."""
     texts = {(c.case_id, c.text.strip()) for c in queued}
-    return [
-        c
-        for a in analyses
-        if a.system != system
-        for c in a.claims
-        if (c.case_id, c.text.strip()) in texts and c.verdict != Verdict.SUPPORTED
-    ]
+    return [c for a in analyses if a.system != system for k, c in _doubtful(a) if k in texts]
+
+
+def _queued_ids(a: AnswerAnalysis, case_risk: Severity | None, policy: Policy) -> frozenset[str]:
+    """Ids of the answer's claims ``queues_claim`` queues (remembered per answer object and
+    the policy's part of the rule: an overturn leaves all but one answer as they were)."""
+    rule = (case_risk, policy.risk_level, tuple(policy.review_severities))
+    return remembered(
+        a,
+        ("queued", rule),
+        lambda: frozenset(c.claim_id for c in a.claims if queues_claim(c, case_risk, policy)),
+    )
+
+
+def _doubtful(a: AnswerAnalysis) -> list[tuple[tuple[str, str], ClaimJudgement]]:
+    """((case, stripped text), claim) of the answer's claims not SUPPORTED (remembered)."""
+    return remembered(
+        a,
+        "doubtful",
+        lambda: [
+            ((c.case_id, c.text.strip()), c) for c in a.claims if c.verdict != Verdict.SUPPORTED
+        ],
+    )
 
 
 def queues_claim(claim: ClaimJudgement, case_risk: Severity | None, policy: Policy) -> bool:

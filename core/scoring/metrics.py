@@ -7,8 +7,7 @@ no hallucination rate, never 0/0 = 0.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -31,6 +30,8 @@ from ..models import (
 )
 from .abstention import NO_CLAIM
 from .intervals import cluster_interval, wilson_interval, with_pooled_floor
+from .memo import remembered
+from .resampled import resampled_sums
 
 _DEFAULT_RESAMPLES: int = Policy.model_fields["bootstrap_resamples"].default
 _DEFAULT_SEED: int = Policy.model_fields["seed"].default
@@ -155,11 +156,9 @@ def bootstrap_interval(
     x = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if len(x) == 0 or x[:, 1].sum() == 0:
         return None
-    parts = []
-    for idx in resample_draws(seed, len(x), resamples, np.int64):
-        num, den = _resampled_sums(x, idx)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            parts.append(num / den)
+    num, den = resampled_sums({"": x}, seed, resamples, np.int64)[""]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        parts = [num / den] if resamples else []
     bounds = _percentiles(parts, confidence)
     if bounds is None:  # every resample missed the answers with claims
         return None
@@ -190,17 +189,23 @@ def blocking_claims(
 ) -> list[ClaimJudgement]:
     """Hallucinated claims of the system at ``block`` severity or worse, most severe first."""
     hits = [
-        c
-        for a in analyses
-        if a.system == system and not abstained(a)
-        for c in a.claims
-        if c.severity is not None
-        and c.severity.rank >= block.rank
-        and is_hallucinated(c.verdict, count_out_of_scope)
+        c for a in analyses if a.system == system for c in _blocking(a, block, count_out_of_scope)
     ]
     return sorted(
         hits, key=lambda c: (-(c.severity.rank if c.severity else -1), c.case_id, c.index)
     )
+
+
+def _blocking(a: AnswerAnalysis, block: Severity, oos: bool) -> list[ClaimJudgement]:
+    """``blocking_claims`` of one answer, remembered per answer object."""
+
+    def hits() -> list[ClaimJudgement]:
+        if abstained(a):
+            return []
+        bad = [c for c in a.claims if c.severity is not None and c.severity.rank >= block.rank]
+        return [c for c in bad if is_hallucinated(c.verdict, oos)]
+
+    return remembered(a, ("blocking", block, oos), hits)
 
 
 def system_rates(
@@ -299,11 +304,10 @@ def paired_bootstraps(
         points = {m: _diff(x[:, :2].sum(axis=0), x[:, 2:].sum(axis=0)) for m, x in group.items()}
         live = {m: x for m, x in group.items() if n and points[m] is not None}
         diffs: dict[str, list[np.ndarray]] = {m: [] for m in live}
-        for idx in resample_draws(seed, n, resamples if live else 0, np.int32):
-            for m, x in live.items():
-                b_bad, b_all, c_bad, c_all = _resampled_sums(x, idx)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    diffs[m].append(c_bad / c_all - b_bad / b_all)
+        sums = resampled_sums(live, seed, resamples, np.int32) if resamples else {}
+        for m, (b_bad, b_all, c_bad, c_all) in sums.items():
+            with np.errstate(invalid="ignore", divide="ignore"):
+                diffs[m].append(c_bad / c_all - b_bad / b_all)
         for m in group:
             out[m] = _rate_change(points[m], diffs.get(m, []), resamples, seed, n, confidence)
     return {m: out[m] for m in measures}
@@ -327,57 +331,6 @@ def _rate_change(
         seed=seed,
         n_cases=n,
     )
-
-
-_CHUNK = 250  # resamples drawn at once: memory stays O(chunk x cases), not O(resamples x cases)
-
-
-def resample_draws(
-    seed: int, n: int, resamples: int, dtype: type[np.integer]
-) -> Iterator[np.ndarray]:
-    """The rows each resample draws, `_CHUNK` resamples at a time, from one generator in
-    order (so a seed gives the same draws as drawing them in the loop).
-
-    The next block is drawn in a thread while the caller gathers with this one: numpy
-    lets go of the interpreter lock for both, and drawing was half a bootstrap's time.
-    """
-    rng = np.random.default_rng(seed)
-    sizes = [min(_CHUNK, resamples - start) for start in range(0, resamples, _CHUNK)]
-    if len(sizes) <= 1:  # one block or none: nothing to draw ahead
-        yield from (rng.integers(0, n, size=(size, n), dtype=dtype) for size in sizes)
-        return
-    with ThreadPoolExecutor(1, thread_name_prefix="halgate-draws") as pool:
-        ahead = pool.submit(rng.integers, 0, n, size=(sizes[0], n), dtype=dtype)
-        for size in sizes[1:]:
-            idx = ahead.result()
-            ahead = pool.submit(rng.integers, 0, n, size=(size, n), dtype=dtype)
-            yield idx
-        yield ahead.result()
-
-
-def _resampled_sums(x: np.ndarray, idx: np.ndarray) -> list[np.ndarray]:
-    """Each resample's sums of every count column of ``x``, the rows drawn by ``idx``.
-
-    The random gather is the cost of a bootstrap. When no column's sum can reach its share
-    of 64 bits (32 bits for two columns, 16 for four) the columns travel packed in one
-    unsigned 64-bit word, gathered once instead of once each; the sums are exactly those of
-    the columns gathered apart.
-    """
-    k = x.shape[1]
-    bits = 64 // k
-    fits = len(x) and x.min() >= 0 and len(x) * int(x.max()) < 2**bits
-    if not fits and k > 2:  # four columns that do not fit 16 bits may fit 32 two by two
-        return _resampled_sums(x[:, : k // 2], idx) + _resampled_sums(x[:, k // 2 :], idx)
-    cols = [np.ascontiguousarray(x[:, j]) for j in range(k)]
-    if fits:
-        packed = np.zeros(len(x), dtype=np.uint64)
-        for j, col in enumerate(cols):
-            packed |= col.astype(np.uint64) << np.uint64(bits * (k - 1 - j))
-        sums = packed[idx].sum(axis=1, dtype=np.uint64)
-        mask = np.uint64(2**bits - 1)
-        return [((sums >> np.uint64(bits * (k - 1 - j))) & mask).astype(np.int64) for j in range(k)]
-    # One contiguous 1-D gather per column is several times faster than gathering rows.
-    return [col[idx].sum(axis=1) for col in cols]
 
 
 def _diff(b: np.ndarray, c: np.ndarray) -> float | None:

@@ -23,8 +23,9 @@ from .compare import compare_systems
 from .corrected import corrected_change, corrected_rate
 from .corrected_types import corrected_type_rate
 from .gate import decide
-from .metrics import answer_metrics, system_rates
+from .metrics import answer_metrics
 from .pairwise_gate import apply_pairwise
+from .reuse import reused_system_rates
 
 
 def analysis_of(
@@ -96,7 +97,7 @@ def rescore(
         report.analyses if fresh else [reanalysed(report, a, policy) for a in report.analyses]
     )
     rates = {
-        s: system_rates(
+        s: reused_system_rates(
             analyses,
             s,
             policy.count_out_of_scope,

@@ -29,6 +29,7 @@ TABLES = (
     "runs",
     "claims",
     "run_summaries",
+    "run_overviews",
     "overrides",
     "signoffs",
     "audit_log",
@@ -36,7 +37,12 @@ TABLES = (
     "llm_batches",
     "llm_batch_lines",
 )
-_KEYS = {"runs": "run_id", "claims": "run_id, claim_id", "run_summaries": "run_id"}
+_KEYS = {
+    "runs": "run_id",
+    "claims": "run_id, claim_id",
+    "run_summaries": "run_id",
+    "run_overviews": "run_id",
+}
 _BATCH = 1000
 
 

@@ -67,10 +67,25 @@ def _signed(db: Any, run_id: str) -> list[tuple[int, str, str, str | None]]:
 def verified_report(db: Any, stored: StoredRun) -> tuple[RunReport, str]:
     """The report and its hash, or RunAlteredError saying what no longer matches."""
     try:
-        report = RunReport.model_validate_json(stored.text)
+        report: RunReport | None = RunReport.model_validate_json(stored.text)
+    except ValueError:
+        report = None
+    actual = verified_hash(db, stored, readable=report is not None)
+    assert report is not None  # verified_hash raised for an unreadable report
+    return report, actual
+
+
+def verified_hash(db: Any, stored: StoredRun, readable: bool = True) -> str:
+    """The stored report's hash once the runs table, the audit log and every sign-off agree
+    on it, else RunAlteredError. Reads the text as data (no report objects: a stored text
+    that hashes to its record as it is costs one sha256); ``readable`` False: the caller
+    could not parse it into a report."""
+    try:
         actual = eff.stored_text_hash(stored.text, stored.recorded_hash)
     except ValueError:
-        report, actual = None, "(not a valid report)"
+        readable = False
+    if not readable:
+        actual = "(not a valid report)"
     problems = []
     if stored.recorded_hash != actual:
         problems.append(f"the runs table recorded {_short(stored.recorded_hash)}")
@@ -85,9 +100,9 @@ def verified_report(db: Any, stored: StoredRun) -> tuple[RunReport, str]:
         for sid, decision, who, h in signoffs
         if h is not None and h != actual
     ]
-    if problems or report is None:
+    if problems or not readable:
         raise RunAlteredError(_message(stored.run_id, actual, problems, signoffs))
-    return report, actual
+    return actual
 
 
 def _short(digest: str | None) -> str:

@@ -251,6 +251,21 @@ def m0011_review_panels(db: AnyDatabase) -> None:
     db.execute(_version_of("0011_review_panels"))
 
 
+@_migration("0012_run_overviews")
+def m0012_run_overviews(db: AnyDatabase) -> None:
+    """Each run's overview (``halgate.review.RunOverview``), the newest one derived: what
+    the dashboard's Overview draws, kept so opening a large run reads kilobytes instead of
+    parsing its whole report. A cache, derived again when missing or stale (older runs get
+    theirs the first time they are opened or listed), with a copy of the run's recorded
+    report hash (``Store.report_hash`` reads it there: in ``runs`` it follows the report)."""
+    db.execute(
+        "CREATE TABLE run_overviews (run_id TEXT PRIMARY KEY REFERENCES runs(run_id), "
+        "upto INTEGER NOT NULL, version INTEGER NOT NULL, overview TEXT NOT NULL, "
+        "report_hash TEXT)"
+    )
+    db.execute(_version_of("0012_run_overviews"))
+
+
 SCHEMA_VERSION = len(_NAMES)
 
 

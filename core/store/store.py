@@ -27,6 +27,7 @@ from ..review.reviewed import SUMMARY_VERSION, ReviewedRun, run_summary
 from ..scoring.corrected import AUDIT_PREFIX
 from .connect import open_database, open_server
 from .integrity import read_run, verified_report
+from .overviews import DerivedMixin
 from .panels import PanelMixin, check_single_review
 from .reviewers import ReviewerMixin
 from .roles import RolesMixin
@@ -64,7 +65,7 @@ ORDER BY coalesce(r.saved_at, r.created_at) DESC, r.rowid DESC
 """
 
 
-class Store(SignOffMixin, ReviewerMixin, RolesMixin, PanelMixin):
+class Store(SignOffMixin, ReviewerMixin, RolesMixin, PanelMixin, DerivedMixin):
     """A halgate review database; migrates itself on open. Use one per thread or process."""
 
     def __init__(self, path: str | Path | DbTarget, timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -229,29 +230,6 @@ class Store(SignOffMixin, ReviewerMixin, RolesMixin, PanelMixin):
         run = self._reviewed(run_id, judged)
         self.cache_summary(run)
         return run
-
-    def cache_summary(self, run: ReviewedRun) -> dict[str, Any]:
-        """Store the run-list summary of a reviewed run the caller already derived (the
-        dashboard does after every review), so listing runs need not recompute it. Only a
-        summary of more overrides than the stored one, or of a newer shape
-        (``SUMMARY_VERSION``), is written."""
-        summary = run_summary(run)
-        upto = max((o.id for o in run.overrides), default=0)
-        try:
-            with self._write():
-                self.db.execute(
-                    "INSERT INTO run_summaries (run_id, effective, agreement, summary_upto) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET "
-                    "effective = excluded.effective, agreement = excluded.agreement, "
-                    "summary_upto = excluded.summary_upto "
-                    "WHERE run_summaries.summary_upto < excluded.summary_upto "
-                    "OR coalesce(json_extract(run_summaries.effective, '$.version'), 1) "
-                    "< json_extract(excluded.effective, '$.version')",
-                    [run.run_id, json.dumps(summary), run.agreement.model_dump_json(), upto],
-                )
-        except StoreError:
-            pass  # only a cache: a read-only, full or busy file still gets correct numbers
-        return summary
 
     # ------------------------------------------------------------------ overrides
 

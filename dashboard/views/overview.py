@@ -1,6 +1,8 @@
 """Overview of one run: the decision and why, rates with intervals, what shifted, what is left.
 
-Everything shown is computed from effective verdicts (judge verdicts with reviews applied).
+Everything shown is computed from effective verdicts (judge verdicts with reviews applied),
+drawn from the run's overview (``halgate.review.RunOverview``): the reviewed run's records
+without its claims, so a 10,000-case run opens without parsing its report.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from halgate.present import (
     severity_shift_chart,
     tag_shift_chart,
     transitions_chart,
+    transitions_frame,
     type_shift_chart,
-    verdict_transitions,
 )
 
-db, run_id, version, report = components.open_run_page("Overview")
+db, run_id, version = components.open_run("Overview")
+report = loaders.overview(db, run_id, version)
 
 st.caption(
     state.plain(
@@ -29,8 +32,7 @@ st.caption(
 )
 components.banner(report.decision)
 
-counts = loaders.queue(db, run_id, version).counts
-agreement = loaders.agreement(db, run_id, version)
+counts, agreement = report.counts, report.agreement
 m1, m2, m3 = st.columns(3)
 m1.metric("Pending review", counts.pending, help="Claims in the review queue without a review.")
 m2.metric("Reviewed", f"{counts.reviewed} of {counts.total}")
@@ -95,7 +97,7 @@ if comparison is not None:
     components.chart(c3, tag_shift_chart(report), key="tag")
 
     st.subheader("Verdict transitions per case")
-    transitions = verdict_transitions(report)
+    transitions = transitions_frame(report.transitions)
     # Full width, the cases below: beside a table the heatmap's labels left it no room.
     components.chart(st, transitions_chart(transitions), key="transitions")
     changed = transitions[transitions["changed"]]

@@ -5,6 +5,7 @@ override (verdict, type, severity, a second one on the same claim, a confirm, an
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from halgate.inputs.policy import Policy
@@ -75,3 +76,31 @@ def test_a_history_that_is_not_the_previous_one_plus_more_is_done_whole(judged: 
     rejudged = judged.model_copy()  # another read of the run: nothing is shared
     again = review_run_since(later, rejudged, history[:4])
     assert again.report == review_run("r", rejudged, history[:4]).report
+
+
+def test_an_overturn_recomputes_the_rates_of_the_changed_system_only(
+    judged: RunReport, monkeypatch: pytest.MonkeyPatch
+):
+    """The other system's answers are the same objects: its rates are the last ones."""
+    import halgate.scoring.reuse as reuse
+
+    computed: list[str] = []
+    real = reuse.system_rates
+
+    def counted(answers: Any, system: str, *args: Any) -> Any:
+        computed.append(system)
+        return real(answers, system, *args)
+
+    monkeypatch.setattr(reuse, "system_rates", counted)
+    run = review_run("r", judged, [])
+    assert computed == judged.systems
+    claim = next(
+        c for a in judged.analyses if a.system == "candidate" for c in a.claims
+        if c.verdict.value != "SUPPORTED"
+    )  # fmt: skip
+    computed.clear()
+    history = [_override(1, claim.claim_id, verdict="SUPPORTED")]
+    after = review_run_since(run, judged, history)
+    assert computed == ["candidate"]
+    assert after.report == review_run("r", judged, history).report
+    assert after.report.rates["candidate"] != run.report.rates["candidate"]

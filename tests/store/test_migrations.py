@@ -74,8 +74,8 @@ def v1_db(tmp_path):
 def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
     path, report = v1_db
     with Store(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 11  # 0010_roles, 0011_review_panels
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 11
+        assert store.schema_version == SCHEMA_VERSION == 12  # ... 0012_run_overviews
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 12
         assert "label" in {c.name for c in store.db["overrides"].columns}
         loaded = store.load_report(report.run_id)
         # v7 drew the old run's audit seed, once, and the audit log says so
@@ -92,7 +92,7 @@ def test_v1_database_opens_upgrades_and_keeps_data(v1_db):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             store.db.execute("DELETE FROM overrides")
     with Store(path) as store:  # reopening is a no-op
-        assert store.schema_version == 11
+        assert store.schema_version == 12
 
 
 def test_v2_summaries_move_to_their_own_table_and_runs_lose_the_columns(v1_db):
