@@ -11,7 +11,7 @@ or another sentence that shares some words never fires.
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
+from difflib import Match, SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import Passage
@@ -113,12 +113,9 @@ def _changes(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[Change, 
     blocks = [b for b in m.get_matching_blocks() if b.size]
     if not blocks:
         return ()
-    # The window reaches as far before the first match (after the last) as the claim
-    # does: a slot at the claim's very start or end is replaced, not deleted.
-    first, last = blocks[0], blocks[-1]
-    lo = max(0, first.b - first.a)
-    hi = min(len(passage), last.b + last.size + len(claim) - last.a - last.size)
-    window = SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
+    lo, hi, window = _window(claim, passage, blocks)
+    if window.ratio() < _SAME_WORDS:
+        lo, hi, window = _window(claim, passage, _in_line(blocks))
     if window.ratio() < _SAME_WORDS:
         return ()
     return tuple(
@@ -126,6 +123,27 @@ def _changes(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[Change, 
         for tag, i1, i2, j1, j2 in window.get_opcodes()
         if tag != "equal"
     )
+
+
+def _window(
+    claim: tuple[str, ...], passage: tuple[str, ...], blocks: list[Match]
+) -> tuple[int, int, SequenceMatcher]:
+    """The passage's stretch the claim aligns in, and the claim aligned with it: it reaches
+    as far before the first match (after the last) as the claim does, so a slot at the
+    claim's very start or end is replaced, not deleted."""
+    first, last = blocks[0], blocks[-1]
+    lo = max(0, first.b - first.a)
+    hi = min(len(passage), last.b + last.size + len(claim) - last.a - last.size)
+    return lo, hi, SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
+
+
+def _in_line(blocks: list[Match]) -> list[Match]:
+    """The matches in line with the longest one: a claim word matched with its earlier
+    use in the sentence ('Zelparin must not ...' against '... the amount of zelparin in
+    the blood, and Zelparin should not ...') stretches the window past the clause the
+    claim restates."""
+    main = max(blocks, key=lambda b: b.size)
+    return [b for b in blocks if abs((b.b - b.a) - (main.b - main.a)) <= _SLOT]
 
 
 def _runs_in(claim: tuple[str, ...], passage: tuple[str, ...]) -> bool:
@@ -328,12 +346,29 @@ def swapped_number(c: ClaimFeatures, p: Passage) -> str | None:
 def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
     for got, had in _slots(claim, passage, 1):
         new, old = _number(got[0]), _number(had[0])
-        if new is None or old is None or new == old or _year_like(got[0], had[0]):
+        if _other_day(got[0], had[0]):
+            pass  # 'October' for 'July', 'Monday' for 'Saturday': a date's value changed
+        elif new is None or old is None or new == old or _year_like(got[0], had[0]):
             continue
         if got[0] in passage:
             continue  # the sentence's own other value: which goes with which is not a slot
         return f"'{got[0]}' for '{had[0]}'"
     return None
+
+
+#: Month and weekday names ('may' aside: it is a modal far more often than a month).
+_CALENDAR = (
+    frozenset(
+        "january february march april june july august september october november december".split()
+    ),
+    frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
+)
+
+
+def _other_day(a: str, b: str) -> bool:
+    """Two different months, or two different weekdays ('Monday's' is Monday)."""
+    a, b = a.removesuffix("'s"), b.removesuffix("'s")
+    return a != b and any(a in names and b in names for names in _CALENDAR)
 
 
 def _year_like(a: str, b: str) -> bool:
