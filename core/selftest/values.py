@@ -50,7 +50,6 @@ _UNIT_SWAPS = [
     ("kg", "g"),
     ("ml", "l"),
     ("km", "miles"),
-    ("percent", "points"),
 ]
 _COUNTED_UNIT = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"

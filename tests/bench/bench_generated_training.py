@@ -10,8 +10,8 @@ natural group (what must hold) and the generated group's.
 The holdout part is never read. Caveat: a generated claim and a natural answer may share a
 source across folds (the features are lexical signals, not the source's words).
 
-Run: ``nice .venv/bin/python tests/bench/bench_generated_training.py`` (needs /work/shared;
-a few minutes).
+Run: ``nice .venv/bin/python tests/bench/bench_generated_training.py [W ...]`` (needs
+/work/shared; about four minutes per weight and seed on a busy 2-core host).
 """
 
 from __future__ import annotations
@@ -83,7 +83,8 @@ def main() -> None:
           f"({sum(r.hallucinated for r in extra)} hallucinated)", flush=True)  # fmt: skip
     judge = OfflineJudge(use_model=False)
     natural, generated = collect(rows, judge), collect(extra, judge)
-    for w in WEIGHTS:
+    weights = [float(a) for a in sys.argv[1:]] or WEIGHTS
+    for w in weights:
         samples = natural + (generated if w else [])
         for seed in SEEDS:
             _, training = train_general(samples, seed, {"gen": w} if w else None)

@@ -27,9 +27,13 @@ def _judged(source: str, claim: str):
             "Storey can win a 17th title when she rides in Saturday's road race.",
             "Storey can win a 17th title when she rides in Monday's road race.",
         ),
+        (
+            "The inaugural tour was a six-week trek that the critics hailed for its bands.",
+            "The inaugural tour was a six-month trek that the critics hailed for its bands.",
+        ),
     ],
 )
-def test_another_month_or_weekday_is_contradicted(source: str, claim: str) -> None:
+def test_another_month_weekday_or_period_is_contradicted(source: str, claim: str) -> None:
     (judged,) = _judged(source, claim)
     assert judged.verdict == Verdict.CONTRADICTED
     # Read as a name when the other words give it a capital mid-sentence, else a value.
@@ -50,3 +54,16 @@ def test_the_same_month_stays_supported() -> None:
     source = "It was announced in January that Emma Watson had been cast as Belle."
     (judged,) = _judged(source, source)
     assert judged.verdict == Verdict.SUPPORTED
+
+
+def test_about_a_spelled_count_is_as_hedged_as_about_its_digits() -> None:
+    source = "The farm is about 5 miles from the campus, where both of them worked."
+    (judged,) = _judged(source, source.replace("about 5", "about five"))
+    assert judged.verdict == Verdict.SUPPORTED, judged.rationale
+
+
+def test_a_possessive_name_for_another_is_a_name_swap() -> None:
+    source = "Romine spoke first. I can testify to Liz Patterson's exemplary character."
+    *_, judged = _judged(source, "I can testify to Romine's exemplary character.")
+    assert judged.verdict == Verdict.CONTRADICTED
+    assert judged.deciding_rule == "name_swapped"
