@@ -45,9 +45,11 @@ _TRAILING_CONDITION = re.compile(r"^(.{12,}?)\s+(if|when|whenever|once)\s+([^,;]
 
 
 def reorder(s: Source) -> str | None:
-    """Clauses reordered: 'If X, Y.' becomes 'Y if X.' and 'Y if X.' becomes 'If X, Y.'."""
+    """Clauses reordered: 'If X, Y.' becomes 'Y if X.' and 'Y if X.' becomes 'If X, Y.'.
+    Not when Y holds clauses of its own ('Y1; Y2'): put after Y2, the condition would
+    govern Y2 instead of Y1."""
     m = _LEADING_CONDITION.match(s.sentence.strip())
-    if m:
+    if m and not re.search(r"[;:]", m.group(3)):
         cue, cond, main = m.groups()
         return f"{main} {cue.lower()} {cond}."
     m = _TRAILING_CONDITION.match(s.sentence.strip())
@@ -58,7 +60,11 @@ def reorder(s: Source) -> str | None:
 
 
 _SMALL = "zero one two three four five six seven eight nine ten eleven twelve".split()
-_DIGIT_COUNT = re.compile(r"(?<![\w.,:/$£€-])([2-9]|1[0-2])(?=\s+[a-z])")
+#: A count, not a clock time ('8 p.m.') nor one end of a range ('6 to 8 inches': no one
+#: writes 'six to 8').
+_DIGIT_COUNT = re.compile(
+    r"(?<![\w.,:/$£€-])(?<!\d\sto\s)(?<!\d-)([2-9]|1[0-2])(?!\s+(?:[ap]\.?m\b|to\s+\d|-\s*\d))(?=\s+[a-z])"
+)
 _WORD_COUNT = re.compile(r"\b(" + "|".join(_SMALL[2:]) + r")(?=\s+[a-z]+s\b)", re.I)
 
 

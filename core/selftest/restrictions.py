@@ -11,11 +11,17 @@ import re
 
 from .transform import Source, Transform
 
+#: A trailing condition: not one that opens a clause of its own after ';' or ':' ("declare
+#: them; if you do not, ..."), and it ends at a full stop (not a decimal point: '99.0%') or
+#: at a comma that starts a main clause of its own (", the credit is 25%").
 _TRAILING = re.compile(
-    r",?\s+(?:only\s+)?(?:if|unless|provided(?:\s+that)?|except(?:\s+(?:for|when|if))?|"
-    r"as\s+long\s+as|so\s+long\s+as|on\s+condition\s+that)\s+[^.;!?]+",
+    r"(?<![;:]),?\s+(?:only\s+)?(?:if|unless|provided(?:\s+that)?|except(?:\s+(?:for|when|if))?|"
+    r"as\s+long\s+as|so\s+long\s+as|on\s+condition\s+that)\s+"
+    r"(?:[^.;!?,]|\.(?=\d)|,(?!\s+(?:it|you|we|they|he|she|this|there)\b))+",
     re.I,
 )
+#: A condition given as an example ('longer, for example if ...') restricts nothing.
+_EXAMPLE = re.compile(r"(?:for\s+example|for\s+instance|e\.g\.|such\s+as)\W*$", re.I)
 _LEADING = re.compile(
     r"^(?:only\s+)?(?:if|unless|provided(?:\s+that)?|as\s+long\s+as)\s+[^,]{3,},\s*", re.I
 )
@@ -28,7 +34,7 @@ def condition_dropped(s: Source) -> str | None:
     that'), else a restricting word ('only', 'unused')."""
     for pattern in (_TRAILING, _LEADING, _WORDS):
         m = pattern.search(s.sentence)
-        if m is None:
+        if m is None or _EXAMPLE.search(s.sentence[: m.start()]):
             continue
         out = s.sentence[: m.start()] + (" " if pattern is _WORDS else "") + s.sentence[m.end() :]
         out = out.strip()

@@ -24,7 +24,9 @@ def name_swapped(s: Source) -> str | None:
     others = [
         n
         for n in dict.fromkeys(s.names)
-        if not any(_same_name(n, h) for h in found) and _clear_name(n, s.document)
+        if not any(_same_name(n, h) for h in found)
+        and not word_pattern(_bare(n)).search(s.sentence)  # 'Storey' opening it
+        and _clear_name(n, s.document)
     ]
     if not others:
         return None
@@ -32,7 +34,8 @@ def name_swapped(s: Source) -> str | None:
     m = word_pattern(name).search(s.sentence)
     if m is None:
         return None
-    return s.sentence[: m.start()] + s.rng.choice(others) + s.sentence[m.end() :]
+    other = _bare(s.rng.choice(others)) + name[len(_bare(name)) :]  # "Britain's" keeps its 's
+    return s.sentence[: m.start()] + other + s.sentence[m.end() :]
 
 
 #: The longest run read as one name ('Royal Australian Navy').
@@ -40,6 +43,10 @@ _NAME_WORDS = 4
 #: Titles: 'Dr' alone names no one.
 _TITLES = frozenset("mr mrs ms miss dr prof sir dame lord lady st".split())
 _WORD = re.compile(r"[A-Za-z][\w'’.-]*")
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april "
+    "may june july august september october november december".split()
+)
 
 
 def _clear_name(name: str, document: str) -> bool:
@@ -51,6 +58,8 @@ def _clear_name(name: str, document: str) -> bool:
     words = [_bare(w) for w in name.split()]
     if not 0 < len(words) <= _NAME_WORDS or words[-1].lower() in _TITLES:
         return False  # too long, or a title without its name ('CNN's Dr')
+    if any(w.lower() in _CALENDAR for w in words):
+        return False  # 'Saturday', 'March': a date (the value transforms change those)
     for w in words:
         if w.lower() in STOPWORDS or (w.isupper() and len(w) > 4) or "'" in w or "’" in w:
             return False  # a function word ('My', "I've"), or a heading in capitals

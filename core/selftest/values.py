@@ -50,7 +50,6 @@ _UNIT_SWAPS = [
     ("kg", "g"),
     ("ml", "l"),
     ("km", "miles"),
-    ("percent", "points"),
 ]
 _COUNTED_UNIT = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
@@ -138,8 +137,15 @@ BOUND_SWAPS: list[tuple[str, str]] = [
 
 
 def bound_reversed(s: Source) -> str | None:
-    """A bound turned round ('under 12' -> 'over 12', 'before' -> 'after')."""
-    return replace_first(s.sentence, BOUND_SWAPS)
+    """A bound turned round ('under 12' -> 'over 12', 'before' -> 'after'); 'up to' only
+    before a number ('stepping up to the tee' bounds nothing)."""
+    swaps = BOUND_SWAPS
+    if not _UP_TO_NUMBER.search(s.sentence):
+        swaps = [(old, new) for old, new in BOUND_SWAPS if old != "up to"]
+    return replace_first(s.sentence, swaps)
+
+
+_UP_TO_NUMBER = re.compile(r"\bup\s+to\s+(?:[$£€]\s?)?(?:\d|a\b|an\b|one\b|two\b|three\b)", re.I)
 
 
 VALUES = [

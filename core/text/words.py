@@ -92,6 +92,7 @@ NUMBER_WORDS = frozenset(
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy
     eighty ninety hundred thousand million billion dozen twice once""".split()
 )
+_SPELLED_COUNTS = NUMBER_WORDS - {"twice", "once", "hundred", "thousand", "million", "billion"}
 # Small canonicalisation of frequent paraphrase pairs (applied to stems).
 _SYNONYMS = dict(
     pair.split("=")
@@ -280,7 +281,9 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
             cues.append((i, f"{tok} {nxt}"))
         elif tok in {"some", "certain", "rare"} and nxt in _SOME_WHO:
             cues.append((i, f"{tok} {nxt}"))
-        elif tok in {"about", "around", "nearly", "almost"} and nxt[:1].isdigit():
+        elif tok in {"about", "around", "nearly", "almost"} and (
+            nxt[:1].isdigit() or nxt in _SPELLED_COUNTS  # 'about 2' and 'about two' alike
+        ):
             cues.append((i, f"{tok} {nxt}"))
     return cues
 

@@ -54,6 +54,8 @@ def test_a_preserving_transform_restates_the_sentence(name, sentence, claim):
         ("clause", "Refunds are paid only if the item is unused, and the receipt is kept."),
         ("clause", "The office opens at nine."),
         ("reorder", "The office opens at nine."),
+        # Put after 'Y2', the condition of 'Y1' would govern Y2 instead.
+        ("reorder", "If the bag is late, Gold members can claim 150 euros; Silver members cannot."),
         ("number_words", "The office opens at 9:30."),
         ("unit_converted", "Claims are paid within 10 days."),
         ("synonym", "The office opens at nine."),

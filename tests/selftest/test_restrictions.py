@@ -26,3 +26,22 @@ def test_the_condition_is_dropped(sentence, claim):
 
 def test_a_sentence_without_a_restriction_is_skipped():
     assert apply("condition_dropped", "The fee is 20 euros per night.") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # The 'if' opens a clause of its own: dropping it leaves a true clause, not a claim
+        # that says more than the source.
+        "You must declare all conditions; if you do not, a claim may be declined.",
+        # A condition given as an example restricts nothing.
+        "Some claims may take longer, for example if we need a medical report.",
+    ],
+)
+def test_a_clause_or_example_is_no_condition_to_drop(sentence):
+    assert apply("condition_dropped", sentence) is None
+
+
+def test_a_decimal_point_does_not_end_the_condition():
+    sentence = "The credit is 25% if uptime falls below 99.0% in a month."
+    assert apply("condition_dropped", sentence) == "The credit is 25%."

@@ -50,3 +50,17 @@ def test_the_actor_is_swapped_for_the_other_party():
 
 def test_an_actor_swap_skips_a_sentence_without_an_actor():
     assert apply("actor_swapped", "The fee is 20 euros.") is None
+
+
+RACE = (
+    "Storey is Britain's most decorated female Paralympian. She trained for many years in "
+    "the town of Nottwil with her old coach. She rides in Saturday's road race in Britain."
+)
+
+
+def test_a_possessive_name_keeps_its_possessive_and_a_weekday_is_no_name():
+    names = ("Storey", "Britain's", "Nottwil", "Saturday's")
+    swapped = apply("name_swapped", "Storey is Britain's most decorated rider.", RACE, names)
+    assert swapped == "Storey is Nottwil's most decorated rider."  # 'Storey' opens it: kept
+    race = apply("name_swapped", "She rides in Saturday's road race in Britain.", RACE, names)
+    assert race == "She rides in Saturday's road race in Nottwil."

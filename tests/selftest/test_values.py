@@ -46,3 +46,10 @@ def test_a_changed_number_is_one_the_document_never_states():
 )
 def test_a_sentence_without_the_value_is_skipped(name):
     assert apply(name, "The staff are friendly and helpful.") is None
+
+
+def test_up_to_is_a_bound_only_before_a_number():
+    assert apply("bound_reversed", "You can claim up to 150 euros a day.") == (
+        "You can claim at least 150 euros a day."
+    )
+    assert apply("bound_reversed", "Stepping up to the tee, he hit the ball.") is None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ....evidence.index import EvidenceIndex, Passage
 from ..features import Alignment, ClaimFeatures
+from .conditions import dropped_condition
 from .restated import (
     copied_passage,
     dropped_restriction,
@@ -102,12 +103,20 @@ def restatement_of(
     named = name_restated(c, al, candidates) if c.names else p
     return Restatement(
         copied=copied,
-        copy_restricted=dropped_restriction(c, copied) if copied is not None else None,
+        copy_restricted=_copy_restriction(c, copied),
         polarity=_slot(c, p, polarity_flip),
-        restriction=_slot(c, p, dropped_restriction),
+        restriction=_slot(c, p, dropped_restriction) or _slot(c, copied, dropped_condition),
         name=_slot(c, named, swapped_name),
         actor=_slot(c, p, swapped_actor),
         bound=_slot(c, p, reversed_bound),
         strength=_slot(c, p, strength_changed),
         number=_slot(c, p, swapped_number),
     )
+
+
+def _copy_restriction(c: ClaimFeatures, copied: Passage | None) -> str | None:
+    """What the copied passage restricts that the copy leaves out: a restricting word or
+    clause near the copied words, or the condition that governs them."""
+    if copied is None:
+        return None
+    return dropped_restriction(c, copied) or dropped_condition(c, copied)

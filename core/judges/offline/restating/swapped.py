@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from difflib import SequenceMatcher
+from difflib import Match, SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import Passage
@@ -114,14 +114,11 @@ def _changes(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[Change, 
     blocks = [b for b in m.get_matching_blocks() if b.size]
     if not blocks:
         return ()
-    # The window reaches as far before the first match (after the last) as the claim
-    # does: a slot at the claim's very start or end is replaced, not deleted.
-    first, last = blocks[0], blocks[-1]
-    lo = max(0, first.b - first.a)
-    hi = min(len(passage), last.b + last.size + len(claim) - last.a - last.size)
-    # A window that is the whole passage is aligned already (the common case).
-    whole = lo == 0 and hi == len(passage)
-    window = m if whole else SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
+    lo, hi, window = _window(claim, passage, blocks, m)
+    if window.ratio() < _SAME_WORDS:
+        lo, hi, window = _window(claim, passage, _in_line(blocks), m)
+        if _matched(window.get_matching_blocks()) < _matched(blocks):
+            return ()  # a claim word left out of line stands nowhere else: no restatement
     if window.ratio() < _SAME_WORDS:
         return ()
     return tuple(
@@ -129,6 +126,38 @@ def _changes(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[Change, 
         for tag, i1, i2, j1, j2 in window.get_opcodes()
         if tag != "equal"
     )
+
+
+def _window(
+    claim: tuple[str, ...],
+    passage: tuple[str, ...],
+    blocks: list[Match],
+    whole: SequenceMatcher,
+) -> tuple[int, int, SequenceMatcher]:
+    """The passage's stretch the claim aligns in, and the claim aligned with it: it reaches
+    as far before the first match (after the last) as the claim does, so a slot at the
+    claim's very start or end is replaced, not deleted. A stretch that is the whole
+    passage is aligned already (`whole`)."""
+    first, last = blocks[0], blocks[-1]
+    lo = max(0, first.b - first.a)
+    hi = min(len(passage), last.b + last.size + len(claim) - last.a - last.size)
+    if lo == 0 and hi == len(passage):
+        return lo, hi, whole
+    return lo, hi, SequenceMatcher(None, claim, passage[lo:hi], autojunk=False)
+
+
+def _in_line(blocks: list[Match]) -> list[Match]:
+    """The matches in line with the longest one: a claim word matched with its earlier
+    use in the sentence ('Zelparin must not ...' against '... the amount of zelparin in
+    the blood, and Zelparin should not ...') stretches the window past the clause the
+    claim restates. Used only when the window on them matches as many claim words ('on
+    Silver' read against '... on Gold and can be added to Silver' loses 'Silver')."""
+    main = max(blocks, key=lambda b: b.size)
+    return [b for b in blocks if abs((b.b - b.a) - (main.b - main.a)) <= _SLOT]
+
+
+def _matched(blocks: list[Match]) -> int:
+    return sum(b.size for b in blocks)
 
 
 def _runs_in(claim: tuple[str, ...], passage: tuple[str, ...]) -> bool:
@@ -193,7 +222,7 @@ def _named(run: tuple[str, ...], text: str) -> frozenset[str]:
     """The run's words when it may be a name in `text`: every word that is no stop word
     written with a capital; else empty."""
     words = [w for w in run if w not in STOPWORDS]
-    if not any(w.isalpha() and w not in _TITLES for w in words):
+    if not any(_plain(w).isalpha() and w not in _TITLES for w in words):  # "EVE's" too
         return frozenset()  # a number, or a title only ('Ms' for 'Anna' of 'Anna Berg')
     if not all(_capitalised(w, text) for w in words):
         return frozenset()
@@ -345,12 +374,44 @@ def swapped_number(c: ClaimFeatures, p: Passage) -> str | None:
 def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
     for got, had in _slots(claim, passage, 1):
         new, old = _number(got[0]), _number(had[0])
-        if new is None or old is None or new == old or _year_like(got[0], had[0]):
+        if _other_day(got[0], had[0]) or _other_unit(got[0], had[0]):
+            pass  # 'October' for 'July', 'six-month' for 'six-week': another value
+        elif new is None or old is None or new == old or _year_like(got[0], had[0]):
             continue
         if got[0] in passage:
             continue  # the sentence's own other value: which goes with which is not a slot
         return f"'{got[0]}' for '{had[0]}'"
     return None
+
+
+#: Month and weekday names ('may' aside: it is a modal far more often than a month).
+_CALENDAR = (
+    frozenset(
+        "january february march april june july august september october november december".split()
+    ),
+    frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
+)
+
+
+def _other_day(a: str, b: str) -> bool:
+    """Two different months, or two different weekdays ('Monday's' is Monday)."""
+    a, b = a.removesuffix("'s"), b.removesuffix("'s")
+    return a != b and any(a in names and b in names for names in _CALENDAR)
+
+
+def _other_unit(a: str, b: str) -> bool:
+    """Two periods of time written out ('six-month' for 'six-week', 'one-day' for
+    'one-week'; a slot of one word: the count before it matches)."""
+    return a.removesuffix("s") != b.removesuffix("s") and {a, b} <= _PERIODS
+
+
+#: Periods written out, singular and plural (an abbreviation such as 'min' or 'wk' is the
+#: same period written otherwise, so none is here).
+_PERIODS = frozenset(
+    w + s
+    for w in "second minute hour day week fortnight month year decade".split()
+    for s in ("", "s")
+)
 
 
 def _year_like(a: str, b: str) -> bool:

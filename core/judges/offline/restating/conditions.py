@@ -1,0 +1,50 @@
+"""The condition a word-for-word copy leaves out of the sentence it copies.
+
+"If you have kidney problems, your doctor will lower the dose" copied as "Your doctor
+will lower the dose", or "... may reduce absorption if it is given within 2 hours" copied
+without its 'if' clause, states unconditionally what the source states under a condition.
+Reading every 'if' near the restated words as a dropped condition was tried and cost
+natural answers ("declare them; if you do not, ..." opens a clause of its own), so only
+the condition that governs the copied run itself counts: the sentence opens with it and
+the copy starts right after its comma, or it follows the copy with nothing but a comma
+between.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ....evidence.index import Passage
+from ..features import ClaimFeatures
+
+_CUE = r"(?:only\s+)?(?:if|unless|provided(?:\s+that)?|as\s+long\s+as|except\s+(?:if|when))\b"
+#: Right after the copied run: at most a comma, then the condition.
+_AFTER = re.compile(rf"^,?\s+{_CUE}", re.I)
+#: Before the copied run: the sentence opens with the condition and one comma closes it.
+_BEFORE = re.compile(rf"(?:^|[.!?;:]\s+){_CUE}[^.!?;:]*,\s*$", re.I)
+_WORD = re.compile(r"\w+")
+_MIN_WORDS = 5
+
+
+def dropped_condition(c: ClaimFeatures, p: Passage) -> str | None:
+    """The condition of passage `p` that governs the words the claim copies from it and
+    that the claim leaves out (its opening words); None when there is none."""
+    return _condition(c.text, p.text)
+
+
+@lru_cache(maxsize=50_000)
+def _condition(claim: str, passage: str) -> str | None:
+    words = _WORD.findall(claim)
+    if len(words) < _MIN_WORDS:
+        return None
+    run = re.search(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", passage, re.I)
+    if run is None:
+        return None
+    after = _AFTER.search(passage[run.end() :])
+    if after is not None:
+        return passage[run.end() :].strip(" ,")[:60]
+    before = _BEFORE.search(passage[: run.start()])
+    if before is not None:
+        return before.group(0).strip(" ,.;:!?")[:60]
+    return None

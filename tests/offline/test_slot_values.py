@@ -1,0 +1,69 @@
+"""One slot of a restated sentence changed: a month or weekday for another is another
+value, and a claim word used earlier in the sentence does not hide the slot."""
+
+from __future__ import annotations
+
+import pytest
+from halgate.judges.offline.judge import OfflineJudge
+from halgate.judges.protocol import JudgeTask
+from halgate.models import Case, Document, Verdict
+
+
+def _judged(source: str, claim: str):
+    doc = Document(doc_id="d", text=source)
+    task = JudgeTask(case=Case(case_id="c", question="What does it say?"), documents=[doc],
+                     answers={"s": claim})  # fmt: skip
+    return OfflineJudge(use_model=False).judge_task(task).claims["s"]
+
+
+@pytest.mark.parametrize(
+    ("source", "claim"),
+    [
+        (
+            "The club loaned Smith to United in July and he has five goals this season.",
+            "The club loaned Smith to United in October and he has five goals this season.",
+        ),
+        (
+            "Storey can win a 17th title when she rides in Saturday's road race.",
+            "Storey can win a 17th title when she rides in Monday's road race.",
+        ),
+        (
+            "The inaugural tour was a six-week trek that the critics hailed for its bands.",
+            "The inaugural tour was a six-month trek that the critics hailed for its bands.",
+        ),
+    ],
+)
+def test_another_month_weekday_or_period_is_contradicted(source: str, claim: str) -> None:
+    (judged,) = _judged(source, claim)
+    assert judged.verdict == Verdict.CONTRADICTED
+    # Read as a name when the other words give it a capital mid-sentence, else a value.
+    assert judged.deciding_rule in {"name_swapped", "number_swapped"}
+
+
+def test_a_word_used_earlier_in_the_sentence_does_not_hide_the_slot() -> None:
+    source = (
+        "Ketoconazole can strongly increase the amount of zelparin in the blood, "
+        "and Zelparin should not be used together with it."
+    )
+    *_, last = _judged(source, source.replace("should not", "must not"))
+    assert last.verdict == Verdict.UNSUPPORTED
+    assert last.deciding_rule == "strength_changed"
+
+
+def test_the_same_month_stays_supported() -> None:
+    source = "It was announced in January that Emma Watson had been cast as Belle."
+    (judged,) = _judged(source, source)
+    assert judged.verdict == Verdict.SUPPORTED
+
+
+def test_about_a_spelled_count_is_as_hedged_as_about_its_digits() -> None:
+    source = "The farm is about 5 miles from the campus, where both of them worked."
+    (judged,) = _judged(source, source.replace("about 5", "about five"))
+    assert judged.verdict == Verdict.SUPPORTED, judged.rationale
+
+
+def test_a_possessive_name_for_another_is_a_name_swap() -> None:
+    source = "Romine spoke first. I can testify to Liz Patterson's exemplary character."
+    *_, judged = _judged(source, "I can testify to Romine's exemplary character.")
+    assert judged.verdict == Verdict.CONTRADICTED
+    assert judged.deciding_rule == "name_swapped"
