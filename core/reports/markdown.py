@@ -22,6 +22,7 @@ from .common import (
     signoff_line,
     terminal_text,
 )
+from .flips_text import flip_markdown
 from .summary import (
     MEASURE_TITLES,
     ci_text,
@@ -212,6 +213,7 @@ def markdown_report(report: RunReport) -> str:
         "",
         *_rates_table(report),
         *_comparison(report),
+        *flip_markdown(report, md_text),
         "",
         "### Reasons",
         "",
