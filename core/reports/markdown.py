@@ -12,6 +12,7 @@ import html
 import re
 
 from ..models import SEVERITIES_DESC, ClaimJudgement, ClaimReview, GateStatus, RunReport
+from ..present.flips import flip_markdown
 from .common import (
     claim_reviews,
     review_note,
@@ -22,7 +23,6 @@ from .common import (
     signoff_line,
     terminal_text,
 )
-from .flips_text import flip_markdown
 from .summary import (
     MEASURE_TITLES,
     ci_text,

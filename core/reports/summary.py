@@ -24,10 +24,10 @@ from ..models import (
     SystemRates,
     ci_bounds,
 )
+from ..present.flips import flip_lines
 from ..review.reviewed import gated_measure
 from ..scoring.corrected import corrected_in_force
 from .common import MEASURE_TITLES, RATE_FIELDS, terminal_text
-from .flips_text import flip_lines
 
 __all__ = [
     "MEASURE_HELP",
