@@ -31,6 +31,11 @@ def test_three_samples_cache_apart_and_report_the_flips(tiny_suite, fake_openai,
     one, one_out = cli(tiny_suite, fake_openai, tmp_path)  # today's run fills the cache
     assert one.exit_code in (0, 1, 3), one.output
     plain = one_out.read_text()
+    one_id = json.loads(plain)["run_id"]
+    one_csv = CliRunner().invoke(
+        app, ["export", one_id, "-f", "csv", "--db", str(tmp_path / "h.db")]
+    )
+    assert "sample_verdicts" not in one_csv.output and "judge flips" not in one.output
     assert "sample_verdicts" not in plain and "judge_samples" not in plain
     assert "judge_flips" not in plain and "sample_counts" not in plain
     assert len(fake_openai.completions()) == 3
@@ -55,6 +60,16 @@ def test_three_samples_cache_apart_and_report_the_flips(tiny_suite, fake_openai,
     for summary in (result.output, shown.output):  # the run's summary and the stored run's
         assert f"judge flips: {len(flipped)} of {len(claims)} claims" in summary
         assert flipped[0] in summary
+
+    sentence = f"judge flips: {len(flipped)} of {len(claims)} claims"
+    db = str(tmp_path / "h.db")
+    for fmt in ("markdown", "html", "csv", "json"):
+        exported = CliRunner().invoke(app, ["export", data["run_id"], "-f", fmt, "--db", db])
+        assert exported.exit_code == 0, exported.output
+        assert sentence in exported.output or f'"flipped": {len(flipped)}' in exported.output
+        assert flipped[0] in exported.output
+    csv_rows = CliRunner().invoke(app, ["export", data["run_id"], "-f", "csv", "--db", db])
+    assert "sample_verdicts,judge_flips" in csv_rows.output.splitlines()[0]
 
     again, _ = cli(tiny_suite, fake_openai, tmp_path, "--policy", str(_policy(tmp_path, 3)))
     assert again.exit_code == result.exit_code
