@@ -23,8 +23,9 @@ commands run in-process (typer's CliRunner: the same code as the installed ``hal
 without a process start per label). The dev file is read to measure only: nothing here is
 chosen on it.
 
-Run: ``nice .venv/bin/python tests/bench/bench_real_pairs_cli.py [PAIRS]`` (needs
-/work/shared; PAIRS = how many pairs, in order, default all 15).
+Run: ``nice .venv/bin/python tests/bench/bench_real_pairs_cli.py [PAIRS [FIRST]]`` (needs
+/work/shared; PAIRS = how many pairs, in name order from the FIRST-th (0-based), default all
+15; 2 to 9 minutes a pair on a loaded 2-core machine: each label is a command).
 """
 
 from __future__ import annotations
@@ -181,9 +182,10 @@ def main() -> None:
     models = by_model()
     pairs = list(itertools.combinations(sorted(models), 2))
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else len(pairs)
+    first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     results = []
     with tempfile.TemporaryDirectory(prefix="halgate-pairs-") as tmp:
-        for base_name, cand_name in pairs[:limit]:
+        for base_name, cand_name in pairs[first : first + limit]:
             t0 = time.perf_counter()
             r = one_pair(base_name, cand_name, models, Path(tmp))
             results.append(r)
