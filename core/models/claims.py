@@ -123,7 +123,7 @@ class ClaimJudgement(Claim):
         "rule's finding then holds the rules' verdict, and the rationale says so).",
     )
     sample_verdicts: list[Verdict | None] = Field(
-        default_factory=list,
+        default=[],  # not a factory: model_construct would inspect it per claim (gc cycles)
         exclude_if=lambda v: not v,
         description="Repeated judging (policy judge_samples = k > 1): this claim's verdict in "
         "judge samples 2..k, matched by span or text (null where a sample did not find the "
@@ -241,7 +241,7 @@ class AnswerAnalysis(Record):
     )
     usage: dict[str, int] = Field(default_factory=dict, description="Calls and tokens spent.")
     sample_counts: list[VerdictCounts] = Field(
-        default_factory=list,
+        default=[],  # pydantic copies it per instance; a factory costs a signature per build
         exclude_if=lambda v: not v,
         description="Repeated judging (policy judge_samples = k > 1): the claim counts of "
         "judge samples 2..k of this answer (sample 1 is ``counts``); absent with one sample.",
