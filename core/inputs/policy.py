@@ -147,6 +147,17 @@ class Policy(Record):
         description="Audit correction: weigh the judge by the λ that minimises the corrected "
         "figure's variance (PPI++), or false for classic PPI (λ = 1).",
     )
+    judge_samples: int = Field(
+        default=1,
+        ge=1,
+        le=9,
+        exclude_if=lambda v: v == 1,
+        description="LLM judge: judge each answer this many times (each sample cached on its "
+        "own); the report gives the share of claim verdicts that flipped, and the corrected "
+        "figures read the mean over samples with the samples' spread added to their variance "
+        "(docs/metrics.md). 1 (default): one judgement, as before. Refused for the offline "
+        "and cascade judges.",
+    )
     risk_level: Severity = Field(
         default=Severity.MEDIUM,
         description="Risk of the release; at HIGH or CRITICAL every unsupported claim is reviewed.",

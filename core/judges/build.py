@@ -79,6 +79,14 @@ def build_judge(
         raise UsageError(f"{', '.join(given)} only apply to --judge llm or --judge cascade")
     if cascade_margin is not None and name != "cascade":
         raise UsageError("--cascade-margin only applies to --judge cascade")
+    if policy.judge_samples > 1 and (name != "llm" or mode == Mode.PAIRWISE):
+        raise policy_value_error(
+            policy,
+            "judge_samples",
+            f"repeated judging needs --judge llm in a claims mode (got --judge {name}, mode "
+            f"{mode.value}): the offline judge gives the same verdicts every time, and the "
+            "cascade and pairwise judging do not sample; set judge_samples = 1",
+        )
     offline: dict[str, Any] = {"null_field_claims": policy.null_field_claims}
     if name in ("offline", "cascade") and policy.rule_packs:
         offline["rule_packs"] = checked_rule_packs(policy)
@@ -98,6 +106,7 @@ def build_judge(
         mode=mode.value,
         db=str(db) if db else None,
         **llm,
+        **({"samples": policy.judge_samples} if policy.judge_samples > 1 else {}),
     )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..models import Case, ClaimJudgement, Document, JudgeFailure, JudgeSpec
+from ..models import Case, ClaimJudgement, Document, JudgeFailure, JudgeSpec, VerdictCounts
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class JudgeResult:
     raw: dict[str, str] = field(default_factory=dict)
     failures: dict[str, JudgeFailure] = field(default_factory=dict)
     """The typed record of each error (the engine's guard fills those a judge left out)."""
+    sample_counts: dict[str, list[VerdictCounts]] = field(default_factory=dict)
+    """Repeated judging: per system, the claim counts of samples 2..k (``judge_samples``)."""
 
 
 ProgressCallback = Callable[[JudgeResult], None]

@@ -137,6 +137,13 @@ class ClaimJudgement(Claim):
         description="The judge's learned model overturned the rules' verdict (the deciding "
         "rule's finding then holds the rules' verdict, and the rationale says so).",
     )
+    sample_verdicts: list[Verdict | None] = Field(
+        default=[],  # not a factory: model_construct would inspect it per claim (gc cycles)
+        exclude_if=lambda v: not v,
+        description="Repeated judging (policy judge_samples = k > 1): this claim's verdict in "
+        "judge samples 2..k, matched by span or text (null where a sample did not find the "
+        "claim); absent with one sample. A claim flipped when they are not all its verdict.",
+    )
 
     @property
     def also_fired(self) -> list[RuleFinding]:
@@ -248,3 +255,9 @@ class AnswerAnalysis(Record):
         default=None, description="The typed record of the harness error (null without one)."
     )
     usage: dict[str, int] = Field(default_factory=dict, description="Calls and tokens spent.")
+    sample_counts: list[VerdictCounts] = Field(
+        default=[],  # pydantic copies it per instance; a factory costs a signature per build
+        exclude_if=lambda v: not v,
+        description="Repeated judging (policy judge_samples = k > 1): the claim counts of "
+        "judge samples 2..k of this answer (sample 1 is ``counts``); absent with one sample.",
+    )

@@ -35,6 +35,26 @@ class Interval(Record):
     )
 
 
+class JudgeFlips(Record):
+    """Repeated judging (policy ``judge_samples`` > 1): how often the judge changed its mind.
+
+    ``share`` = flipped / compared, over the claims of the first sample that every other
+    sample also judged (``scoring.judge_samples.judge_flips``, docs/metrics.md).
+    """
+
+    samples: int = Field(description="k: judgements of each answer.")
+    compared: int = Field(description="Claims judged in every sample.")
+    flipped: int = Field(description="Of those, claims whose verdict was not the same in all.")
+    share: float | None = Field(description="flipped / compared; null when none compared.")
+    answers: int = Field(description="Answers judged in every sample.")
+    answers_flipped: int = Field(
+        description="Of those, answers counted hallucinated in some samples, clean in others."
+    )
+    flipped_claims: list[str] = Field(
+        default_factory=list, description="Claim ids of the flipped claims, in answer order."
+    )
+
+
 class SystemRates(Record):
     """Suite aggregates for one system, three ways, and its abstentions (DESIGN.md §3)."""
 
@@ -104,6 +124,12 @@ class SystemRates(Record):
     corrected_contradiction: CorrectedTypeRate | None = Field(
         default=None,
         description="contradiction_rate corrected by the same audit sample; None without one.",
+    )
+    judge_flips: JudgeFlips | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="Repeated judging (judge_samples > 1): the share of claim verdicts that "
+        "flipped across samples; absent with one sample.",
     )
 
     def gated_rate(self, measure: GateMeasure) -> tuple[float | None, Interval | None]:

@@ -13,6 +13,7 @@ from .charts import (
     trend_column,
     type_shift_chart,
 )
+from .flips import flip_sentence, flipped_list
 from .focus import deciding_citation, deciding_first, focus_script
 from .highlight import (
     css,
@@ -60,6 +61,8 @@ __all__ = [
     "decision_banner",
     "empty_message",
     "filter_claims",
+    "flip_sentence",
+    "flipped_list",
     "focus_script",
     "highlight_answer",
     "highlight_source",

@@ -13,7 +13,8 @@ from __future__ import annotations
 import csv
 import io
 
-from ..models import RunReport
+from ..models import ClaimJudgement, RunReport
+from ..present.flips import flip_sentence
 from ..review.queue import queue_ids
 from .common import (
     REVIEW_FIELDS,
@@ -53,6 +54,19 @@ COLUMNS = [
     "signoff_history",
 ]
 
+#: Repeated judging (judge_samples > 1) only: a one-sample export keeps its columns.
+SAMPLE_COLUMNS = ["sample_verdicts", "judge_flips"]
+
+
+def _sample_fields(report: RunReport, c: ClaimJudgement) -> dict[str, str]:
+    """The claim's verdicts in samples 2..k (';'-joined, '-' where a sample lost the claim)
+    and its system's flip sentence."""
+    flips = report.rates[c.system].judge_flips if c.system in report.rates else None
+    return {
+        "sample_verdicts": ";".join(v.value if v else "-" for v in c.sample_verdicts),
+        "judge_flips": flip_sentence(flips) if flips else "",
+    }
+
 
 def csv_report(report: RunReport) -> str:
     """The effective claim records as CSV (header first, RFC 4180 quoting)."""
@@ -69,8 +83,10 @@ def csv_report(report: RunReport) -> str:
         "signoff_in_force": signoff_in_force_text(record),
         "signoff_history": "\n".join(signoff_line(s) for s in record.signoffs) if record else "",
     }
+    sampled = any(r.judge_flips is not None for r in report.rates.values())
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    columns = COLUMNS + (SAMPLE_COLUMNS if sampled else [])
+    w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
     w.writeheader()
     for c in all_claims(report):
         review = reviews.get(c.claim_id)
@@ -97,6 +113,7 @@ def csv_report(report: RunReport) -> str:
             "evidence_verified": cit.verified if cit else "",
             **{col: rates.get((m, c.system), "") for m, col in RATE_FIELDS.items()},
             **run_fields,
+            **(_sample_fields(report, c) if sampled else {}),
         }
         w.writerow({k: spreadsheet_cell(v) for k, v in row.items()})
     return buf.getvalue()

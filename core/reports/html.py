@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ..models import SEVERITIES_DESC, AnswerAnalysis, ClaimJudgement, RunReport
+from ..present.flips import flip_lines
 from ..present.highlight import VERDICT_CLASS, VERDICT_COLOURS, Span, mark_spans
 from .common import (
     REVIEW_FIELDS,
@@ -224,7 +225,7 @@ def html_report(report: RunReport) -> str:
             for r in d.reasons
         )
         + "</ul>",
-        "<h2>Rates</h2>" + _measures_table(report) + _other_rates_table(report),
+        "<h2>Rates</h2>" + _measures_table(report) + _other_rates_table(report) + _flips(report),
         _comparison(report),
     ]
     severe = severe_claims(report)
@@ -316,3 +317,12 @@ def _other_rates_table(report: RunReport) -> str:
             for r in report.rates.values()
         ],
     )
+
+
+def _flips(report: RunReport) -> str:
+    """Repeated judging (judge_samples > 1): the flip share per system; '' with one sample."""
+    lines = flip_lines(report)
+    if not lines:
+        return ""
+    items = "".join(f"<li>{escape(x.strip())}</li>" for x in lines[2:])
+    return f"<h3>Repeated judging (judge_samples)</h3><ul>{items}</ul>"

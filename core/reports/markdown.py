@@ -12,6 +12,7 @@ import html
 import re
 
 from ..models import SEVERITIES_DESC, ClaimJudgement, ClaimReview, GateStatus, RunReport
+from ..present.flips import flip_markdown
 from .common import (
     claim_reviews,
     review_note,
@@ -212,6 +213,7 @@ def markdown_report(report: RunReport) -> str:
         "",
         *_rates_table(report),
         *_comparison(report),
+        *flip_markdown(report, md_text),
         "",
         "### Reasons",
         "",

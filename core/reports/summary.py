@@ -24,6 +24,7 @@ from ..models import (
     SystemRates,
     ci_bounds,
 )
+from ..present.flips import flip_lines
 from ..review.reviewed import gated_measure
 from ..scoring.corrected import corrected_in_force
 from .common import MEASURE_TITLES, RATE_FIELDS, terminal_text
@@ -339,6 +340,7 @@ def summary_text(report: RunReport) -> str:
                 f"({', '.join(f'{a.case_id}: {a.error_message}' for a in errs[:5])})"
             )
     lines += corrected_lines(report)
+    lines += flip_lines(report)
     lines += failure_lines(report)
     d = report.decision
     lines += ["", f"Gate: {d.status.value} (exit code {d.exit_code}) for {d.gated_system}"]

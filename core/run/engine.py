@@ -153,6 +153,7 @@ def _case_analyses(
                 raw_output=res.raw.get(s) if s in res.errors else None,
                 answer_text=None if judged else text,
                 failure=res.failures.get(s),
+                sample_counts=res.sample_counts.get(s),
             )
         )
     return out

@@ -53,6 +53,7 @@ from ..models import (
     GateStatus,
 )
 from .intervals import t_quantile
+from .judge_samples import judge_means, mean_noise
 from .looks import level_at, look_size
 from .metrics import outcome_counts, ratio, should_abstain_ids
 
@@ -91,6 +92,7 @@ def ppi_mean(
     bounds: tuple[float, float] = (0.0, 1.0),
     lam: float | None = None,
     pseudo: bool = True,
+    noise: float = 0.0,
 ) -> PPIEstimate:
     """λ·mean(f_all) + mean(y − λ·f) over the labelled, with its interval (module doc).
 
@@ -100,6 +102,8 @@ def ppi_mean(
     labels: no estimate; one label: an estimate without an interval. The estimate and the
     interval are cut to ``bounds`` (a cut interval still holds every value in bounds it held).
     ``pseudo`` adds the small-sample pseudo-labels (``_with_pseudo_labels``) to the variance.
+    ``noise``: the judge labels' own mean variance over repeated samples, added as
+    λ²·noise/N (``scoring.judge_samples``; 0 with one sample).
     """
     f = np.asarray(f_all, dtype=float)
     fl, yl = np.asarray(f_labelled, dtype=float), np.asarray(y_labelled, dtype=float)
@@ -116,7 +120,7 @@ def ppi_mean(
     if n < 2:
         return PPIEstimate(estimate, None, None, None, float((yl - fl).mean()))
     var_r = float((yp - lam * fp).var(ddof=1))
-    var = var_r / n + max(0.0, 2 * lam * cov - lam**2 * var_f) / big_n
+    var = var_r / n + max(0.0, 2 * lam * cov - lam**2 * var_f) / big_n + lam**2 * noise / big_n
     se = math.sqrt(var)
     lo, hi = normal_interval(raw, se, t_quantile(confidence, n - 1), bounds)
     return PPIEstimate(estimate, se, lo, hi, float((yl - fl).mean()))
@@ -205,12 +209,14 @@ def corrected_rate(
     lab = system_labels(analyses, cases, system, policy, audit)
     labelled = list(lab.truth)
     k, total = first_look(analyses, cases, policy)
+    mean, noise = judge_means(analyses, list(lab.judge), system, should_abstain_ids(cases), policy)
     est = ppi_mean(
-        list(lab.judge.values()),
-        [lab.judge[c] for c in labelled],
+        [mean[c] for c in lab.judge],
+        [mean[c] for c in labelled],
         [lab.truth[c] for c in labelled],
         level_at(policy.confidence, k, total, len(labelled)),
         lam=None if policy.power_tuning else 1.0,
+        noise=mean_noise(noise, list(lab.judge)),
     )
     precision, recall = _precision_recall(
         lab.truth, audit.judged.get(system, {}), should_abstain_ids(cases)
@@ -253,13 +259,17 @@ def corrected_change(
     paired = set(b.judge) == set(c.judge) and set(b.truth) == set(c.truth)
     if paired:
         labelled = list(b.truth)
+        abstain = should_abstain_ids(cases)
+        fb, nb = judge_means(analyses, list(b.judge), baseline.system, abstain, policy)
+        fc, nc = judge_means(analyses, list(b.judge), candidate.system, abstain, policy)
         est = ppi_mean(
-            [c.judge[k] - b.judge[k] for k in b.judge],
-            [c.judge[k] - b.judge[k] for k in labelled],
+            [fc[k] - fb[k] for k in b.judge],
+            [fc[k] - fb[k] for k in labelled],
             [c.truth[k] - b.truth[k] for k in labelled],
             level_at(policy.confidence, baseline.first_look, baseline.eligible, len(labelled)),
             bounds=(-1.0, 1.0),
             lam=None if policy.power_tuning else 1.0,
+            noise=mean_noise(nb, list(b.judge)) + mean_noise(nc, list(b.judge)),
         )
     else:
         est = _independent(baseline, candidate)

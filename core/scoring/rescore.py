@@ -17,13 +17,15 @@ from ..models import (
     JudgeFailure,
     Mode,
     RunReport,
+    VerdictCounts,
 )
 from .abstention import abstention_of
 from .compare import compare_systems
 from .corrected import corrected_change, corrected_rate
 from .corrected_types import corrected_type_rate
 from .gate import decide
-from .metrics import answer_metrics
+from .judge_samples import judge_flips
+from .metrics import answer_metrics, should_abstain_ids
 from .pairwise_gate import apply_pairwise
 from .reuse import reused_system_rates
 
@@ -39,6 +41,7 @@ def analysis_of(
     raw_output: str | None = None,
     answer_text: str | None = None,
     failure: JudgeFailure | None = None,
+    sample_counts: list[VerdictCounts] | None = None,
 ) -> AnswerAnalysis:
     """An AnswerAnalysis with its per-answer metrics computed from the claims.
 
@@ -55,6 +58,7 @@ def analysis_of(
         raw_output=raw_output,
         failure=failure,
         usage=usage or {},
+        sample_counts=sample_counts or [],
         **answer_metrics(claims, policy.count_out_of_scope, policy.partial_weight),
     )
 
@@ -73,6 +77,7 @@ def reanalysed(report: RunReport, a: AnswerAnalysis, policy: Policy) -> AnswerAn
         a.raw_output,
         report.answers.get(a.system, {}).get(a.case_id),
         a.failure,  # a judge's failure record survives every review
+        a.sample_counts,  # so do the judge's other samples (judge_samples > 1)
     )
 
 
@@ -108,6 +113,12 @@ def rescore(
         )
         for s in report.systems
     }
+    if any(a.sample_counts for a in analyses):
+        abstain = should_abstain_ids(report.cases)
+        rates = {
+            s: r.model_copy(update={"judge_flips": judge_flips(analyses, s, abstain, policy)})
+            for s, r in rates.items()
+        }
     change = None
     if audit is not None and report.mode != Mode.PAIRWISE:
         rates = {

@@ -13,6 +13,8 @@ from halgate.dashboard import components, loaders, state
 from halgate.models import MEASURE_LABELS
 from halgate.present import (
     changes_frame,
+    flip_sentence,
+    flipped_list,
     rates_frame,
     severity_shift_chart,
     tag_shift_chart,
@@ -62,6 +64,12 @@ st.dataframe(
         if c not in ("system", "answers", "claims") and not c.startswith("95% CI")
     },
 )
+for system_rates in report.rates.values():
+    flips = system_rates.judge_flips  # repeated judging (judge_samples > 1) only
+    if flips is not None:
+        st.caption(state.plain(f"{system_rates.system}: {flip_sentence(flips)}."))
+    if flips is not None and flips.flipped_claims:
+        st.caption(state.plain(f"Flipped claims: {flipped_list(flips)}"))
 comparison = report.comparison
 if comparison is not None:
     ch = comparison.gated_change()

@@ -365,3 +365,26 @@ def test_runs_page_explains_the_missing_trend_then_draws_one_line_per_suite(app,
     trend = next(f for f in _figures(app) if "across runs, per suite" in str(f["layout"]["title"]))
     names = {t["name"] for t in trend["data"]}
     assert names == {"tiny · candidate", "tiny · baseline"}
+
+
+def test_overview_says_how_often_a_repeated_judge_flipped(app, dashboard_db):
+    from halgate.models import Verdict, VerdictCounts
+    from halgate.scoring.rescore import rescore
+
+    db, _ = dashboard_db
+    report = build_report(run_id="20260104T000000Z-dddddd")
+    sampled = []
+    for a in report.analyses:  # a second sample that turns every verdict SUPPORTED
+        claims = [c.model_copy(update={"sample_verdicts": [Verdict.SUPPORTED]}) for c in a.claims]
+        counts = [VerdictCounts(SUPPORTED=len(claims))]
+        sampled.append(a.model_copy(update={"claims": claims, "sample_counts": counts}))
+    report = rescore(report.model_copy(update={"analyses": sampled}))
+    flips = report.rates["candidate"].judge_flips
+    assert flips is not None and flips.flipped > 0
+    with Store(db) as store:
+        store.save_run(report)
+    app.session_state["run_id"] = report.run_id
+    goto(app, "overview")
+    captions = " ".join(texts(app.caption)).replace("\\", "")
+    assert f"candidate: judge flips: {flips.flipped} of {flips.compared} claims" in captions
+    assert f"Flipped claims: {flips.flipped_claims[0]}" in captions

@@ -16,7 +16,8 @@ By hand::
     halgate run data/examples/acme-helpdesk --judge llm --base-url http://127.0.0.1:8765/v1
 
 Modes: ``overlap`` (default), ``echo-supported`` (every sentence SUPPORTED), ``prefer-a``
-(pairwise: always prefers whatever is shown first — a position-biased judge), ``gullible``
+(pairwise: always prefers whatever is shown first — a position-biased judge), ``flaky``
+(changes some verdicts on the repeats halgate's ``judge_samples`` asks for), ``gullible``
 (obeys an "ignore the instructions" sentence that appears OUTSIDE the data blocks, the way
 a model would if an answer escaped its delimiters), ``strict-schema`` (reads no prompt and
 answers exactly by the JSON Schema in ``response_format``, as a schema-following decoder

@@ -14,7 +14,7 @@ def main() -> None:
     parser.add_argument(
         "--mode",
         default="overlap",
-        choices=["overlap", "echo-supported", "prefer-a", "gullible", "strict-schema"],
+        choices=["overlap", "echo-supported", "prefer-a", "flaky", "gullible", "strict-schema"],
     )
     parser.add_argument("--latency", type=float, default=0.0, help="Seconds per reply.")
     args = parser.parse_args()

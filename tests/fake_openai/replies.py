@@ -157,15 +157,39 @@ def _claims(user: str, system: str, mode: str) -> dict[str, Any]:
         mode = "echo-supported"  # an instruction escaped its block: the model obeys it
     if '"preference"' in system:
         return _pairwise(docs, answers, mode)
+    sample = _sample_number(outside) if mode == "flaky" else 1
     return {
         "answers": {
             label: {
                 "claim_count": len(sentences(text)),
-                "claims": [judge_sentence(s, docs, mode) for s in sentences(text)],
+                "claims": [
+                    _flaky(judge_sentence(s, docs, mode), i, sample)
+                    for i, s in enumerate(sentences(text))
+                ],
             }
             for label, text in answers.items()
         }
     }
+
+
+SAMPLE = re.compile(r"Judgement sample (\d+) of \d+")
+
+
+def _sample_number(outside: str) -> int:
+    """Which repeat of a request this is (halgate's ``judge_samples`` note), 1 without one."""
+    found = SAMPLE.search(outside)
+    return int(found.group(1)) if found else 1
+
+
+def _flaky(claim: dict[str, Any], index: int, sample: int) -> dict[str, Any]:
+    """``flaky`` mode: a judge that changes its mind on repeats. Sample 1 is the overlap
+    verdict; in sample s > 1 every claim whose position i has (i + s) % 3 == 0 flips
+    (SUPPORTED to UNSUPPORTED, anything else to SUPPORTED)."""
+    if sample == 1 or (index + sample) % 3:
+        return claim
+    if claim["verdict"] == "SUPPORTED":
+        return claim | {"verdict": "UNSUPPORTED", "hallucination_type": "FABRICATION"}
+    return claim | {"verdict": "SUPPORTED", "hallucination_type": None}
 
 
 def _pairwise(docs: dict[str, str], answers: dict[str, str], mode: str) -> dict[str, Any]:

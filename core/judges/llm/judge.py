@@ -43,6 +43,7 @@ from .estimate import CostEstimate, estimate_requests
 from .post import PostContext, judge_answer
 from .reply_schemas import ClaimsOutput, PairwiseOutput
 from .requests import Request, claim_requests, pairwise_requests, task_mode
+from .samples import by_case, merge_samples, resampled
 
 T = TypeVar("T")
 
@@ -61,8 +62,10 @@ class LLMJudge:
         mode: Mode | None = None,
         cache: bool = True,
         prefetch: Prefetch | None = None,
+        samples: int = 1,
     ) -> None:
         self.settings = settings
+        self.samples = samples
         self.rules = severity_rules or SeverityRules()
         self.mode = mode
         self.use_cache = cache and bool(settings.db)
@@ -79,6 +82,8 @@ class LLMJudge:
         if batch_version:  # the batch prompt judges too: it is part of the judge id
             stem = f"{stem}+{batch_version}"
             options |= {"batch_tokens": settings.batch_tokens, "max_batch": settings.max_batch}
+        if samples > 1:  # repeated judging: the report's figures read every sample
+            options["samples"] = samples
         if prefetch is not None:
             options["batch_api"] = True  # replies come from the Batch API (not in the judge id)
         self.spec = JudgeSpec(
@@ -95,7 +100,28 @@ class LLMJudge:
         def plan(task: JudgeTask) -> list[Request]:
             return claim_requests(task, task_mode(task, self.mode), self.settings)
 
-        return _run_sync(lambda: self._run(tasks, plan, self._claims_result, progress))
+        if self.samples == 1:
+            return _run_sync(lambda: self._run(tasks, plan, self._claims_result, progress))
+        others = [by_case(self._sample(tasks, s)) for s in range(2, self.samples + 1)]
+
+        def finish(task: JudgeTask, reqs: list[Request], outs: list[Outcome]) -> JudgeResult:
+            first = self._claims_result(task, reqs, outs)
+            cid = task.case.case_id
+            return merge_samples(first, [o[cid] for o in others if cid in o])
+
+        return _run_sync(lambda: self._run(tasks, plan, finish, progress))
+
+    def _sample(self, tasks: Sequence[JudgeTask], sample: int) -> list[JudgeResult]:
+        """Sample ``sample`` (2..k) of every task's claims, one case per request
+        (``samples``)."""
+        alone = self.settings.model_copy(update={"batch_tokens": 0})
+        judge = LLMJudge(alone, self.rules, self.mode, self.use_cache)
+
+        def plan(task: JudgeTask) -> list[Request]:
+            planned = claim_requests(task, task_mode(task, self.mode), alone)
+            return [resampled(r, sample, self.samples, alone) for r in planned]
+
+        return _run_sync(lambda: judge._run(tasks, plan, judge._claims_result, None))
 
     def judge_pairwise(
         self,
@@ -324,6 +350,7 @@ def make_llm_judge(
     mode: Mode | str | None = None,
     cache: bool = True,
     prefetch: Prefetch | None = None,
+    samples: int = 1,
     **options: Any,
 ) -> LLMJudge:
     """Build the LLM judge from options, OPENAI_* / HALGATE_MODEL variables and config;
@@ -334,4 +361,6 @@ def make_llm_judge(
     except ImportError:  # pragma: no cover
         raise UsageError("the llm judge needs the openai package: pip install openai") from None
     settings = resolve_settings(options)
-    return LLMJudge(settings, severity_rules, Mode(mode) if mode else None, cache, prefetch)
+    return LLMJudge(
+        settings, severity_rules, Mode(mode) if mode else None, cache, prefetch, samples
+    )
