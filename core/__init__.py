@@ -9,6 +9,7 @@ The public API; the CLI and the dashboard are thin faces over these functions::
     print(report.decision.status, [r.message for r in report.decision.reasons])
 """
 
+from .collector import collector_paused
 from .errors import (
     HalgateError,
     NotFoundError,
@@ -49,6 +50,7 @@ from .selftest import SelftestReport, selftest_suite
 from .store import Store
 
 __all__ = [
+    "collector_paused",
     "AnswerAnalysis",
     "Citation",
     "Claim",

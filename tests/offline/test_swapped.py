@@ -11,7 +11,7 @@ import pytest
 from halgate.evidence.index import Passage
 from halgate.judges.offline.features import claim_features
 from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.offline.restating.swapped import swapped_number
+from halgate.judges.offline.restating.changed_values import swapped_number
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
 from halgate.text.words import tokenize

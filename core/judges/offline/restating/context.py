@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ....evidence.index import EvidenceIndex, Passage
 from ..features import Alignment, ClaimFeatures
+from .changed_values import strength_changed, swapped_number
 from .conditions import dropped_condition
 from .restated import (
     copied_passage,
@@ -23,14 +24,7 @@ from .restated import (
     prose_candidates,
     restated_passage,
 )
-from .swapped import (
-    name_restated,
-    reversed_bound,
-    strength_changed,
-    swapped_actor,
-    swapped_name,
-    swapped_number,
-)
+from .swapped import name_restated, reversed_bound, swapped_actor, swapped_name
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ Slot = tuple[tuple[str, ...], tuple[str, ...]]
 Change = tuple[int, int, int, int]
 
 
-def _slots(
+def replaced_slots(
     claim: tuple[str, ...], passage: tuple[str, ...], longest: int = _SLOT, only: bool = False
 ) -> list[Slot]:
     """The replaced runs (claim words, passage words) of a one-slot restatement: short,
@@ -185,7 +185,7 @@ def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
 def _swapped_name(
     claim: tuple[str, ...], claim_text: str, passage: tuple[str, ...], text: str
 ) -> str | None:
-    for got, had in _slots(claim, passage, _NAME_SLOT):
+    for got, had in replaced_slots(claim, passage, _NAME_SLOT):
         new, old = _named(got, claim_text), _named(had, text)
         if not new or not old or new & old or _abbreviates(new, old):
             continue
@@ -291,7 +291,7 @@ def swapped_actor(c: ClaimFeatures, p: Passage) -> str | None:
 @lru_cache(maxsize=50_000)
 def _swapped_actor(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
     # Only the actor may differ: 'you may need' restates 'we may require' (of you).
-    for got, had in _slots(claim, passage, only=True):
+    for got, had in replaced_slots(claim, passage, only=True):
         new, old = _actor(got), _actor(had)
         if new is None or old is None or new == old:
             continue
@@ -325,103 +325,7 @@ def reversed_bound(c: ClaimFeatures, p: Passage) -> str | None:
 
 @lru_cache(maxsize=50_000)
 def _reversed_bound(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
-    for got, had in _slots(claim, passage):
+    for got, had in replaced_slots(claim, passage):
         if got and had and _OPPOSITE_BOUND.get(got[-1]) == had[-1]:
             return f"'{' '.join(got)}' for '{' '.join(had)}'"
     return None
-
-
-#: How strongly a word asserts: a claim that says 'must' or 'all' where the sentence says
-#: 'may' or 'some' states more than it (and the other way round, less); 'must' for 'should'
-#: makes advice an obligation.
-_STRENGTH = {
-    **dict.fromkeys("may might could can".split(), "possibly"),
-    **dict.fromkeys("must always will shall".split(), "certainly"),
-    **dict.fromkeys("should ought".split(), "advisedly"),
-    **dict.fromkeys("some several many few most".split(), "some"),
-    **dict.fromkeys("all every each none".split(), "all"),
-}
-
-
-def strength_changed(c: ClaimFeatures, p: Passage) -> str | None:
-    """'CLAIM's word for PASSAGE's' when the claim asserts more or less strongly than the
-    sentence it restates, in the same slot ('must' for 'may', 'all' for 'some')."""
-    return _strength_changed(tuple(c.tokens), p.tokens)
-
-
-@lru_cache(maxsize=50_000)
-def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
-    for got, had in _slots(claim, passage, 1):
-        new, old = _STRENGTH.get(got[0]), _STRENGTH.get(had[0])
-        if (
-            new
-            and old
-            and new != old
-            and {new, old}
-            in ({"possibly", "certainly"}, {"advisedly", "certainly"}, {"some", "all"})
-        ):
-            return f"'{got[0]}' for '{had[0]}'"
-    return None
-
-
-def swapped_number(c: ClaimFeatures, p: Passage) -> str | None:
-    """'CLAIM's number for PASSAGE's' when the claim puts another number in the slot of
-    one of the sentence it restates ('48 hours' for '24 hours')."""
-    return _number_changed(tuple(c.tokens), p.tokens)
-
-
-@lru_cache(maxsize=50_000)
-def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
-    for got, had in _slots(claim, passage, 1):
-        new, old = _number(got[0]), _number(had[0])
-        if _other_day(got[0], had[0]) or _other_unit(got[0], had[0]):
-            pass  # 'October' for 'July', 'six-month' for 'six-week': another value
-        elif new is None or old is None or new == old or _year_like(got[0], had[0]):
-            continue
-        if got[0] in passage:
-            continue  # the sentence's own other value: which goes with which is not a slot
-        return f"'{got[0]}' for '{had[0]}'"
-    return None
-
-
-#: Month and weekday names ('may' aside: it is a modal far more often than a month).
-_CALENDAR = (
-    frozenset(
-        "january february march april june july august september october november december".split()
-    ),
-    frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
-)
-
-
-def _other_day(a: str, b: str) -> bool:
-    """Two different months, or two different weekdays ('Monday's' is Monday)."""
-    a, b = a.removesuffix("'s"), b.removesuffix("'s")
-    return a != b and any(a in names and b in names for names in _CALENDAR)
-
-
-def _other_unit(a: str, b: str) -> bool:
-    """Two periods of time written out ('six-month' for 'six-week', 'one-day' for
-    'one-week'; a slot of one word: the count before it matches)."""
-    return a.removesuffix("s") != b.removesuffix("s") and {a, b} <= _PERIODS
-
-
-#: Periods written out, singular and plural (an abbreviation such as 'min' or 'wk' is the
-#: same period written otherwise, so none is here).
-_PERIODS = frozenset(
-    w + s
-    for w in "second minute hour day week fortnight month year decade".split()
-    for s in ("", "s")
-)
-
-
-def _year_like(a: str, b: str) -> bool:
-    """Two years, or a year and its short form ('2018-19'): a span's ends are written in
-    too many ways to read a change from one slot."""
-    return (a.isdigit() and b.isdigit() and len(a) == len(b) == 4) or a.endswith(b) or b.endswith(a)
-
-
-def _number(token: str) -> float | None:
-    try:
-        return float(token.replace(",", ""))
-    except ValueError:
-        return None
