@@ -50,7 +50,6 @@ from .selftest import SelftestReport, selftest_suite
 from .store import Store
 
 __all__ = [
-    "collector_paused",
     "AnswerAnalysis",
     "Citation",
     "Claim",
@@ -81,6 +80,7 @@ __all__ = [
     "UsageError",
     "Verdict",
     "build_judge",
+    "collector_paused",
     "compare_systems",
     "create_judge",
     "decide",
