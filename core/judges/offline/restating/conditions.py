@@ -23,6 +23,8 @@ _CUE = r"(?:only\s+)?(?:if|unless|provided(?:\s+that)?|as\s+long\s+as|except\s+(
 _AFTER = re.compile(rf"^,?\s+{_CUE}", re.I)
 #: Before the copied run: the sentence opens with the condition and one comma closes it.
 _BEFORE = re.compile(rf"(?:^|[.!?;:]\s+){_CUE}[^.!?;:]*,\s*$", re.I)
+#: Any condition at all: without one in the passage neither pattern above can match.
+_ANY_CUE = re.compile(_CUE, re.I)
 _WORD = re.compile(r"\w+")
 _MIN_WORDS = 5
 
@@ -35,10 +37,10 @@ def dropped_condition(c: ClaimFeatures, p: Passage) -> str | None:
 
 @lru_cache(maxsize=50_000)
 def _condition(claim: str, passage: str) -> str | None:
-    words = _WORD.findall(claim)
-    if len(words) < _MIN_WORDS:
+    if _ANY_CUE.search(passage) is None:
         return None
-    run = re.search(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", passage, re.I)
+    pattern = _copied_run(claim)
+    run = pattern.search(passage) if pattern is not None else None
     if run is None:
         return None
     after = _AFTER.search(passage[run.end() :])
@@ -48,3 +50,13 @@ def _condition(claim: str, passage: str) -> str | None:
     if before is not None:
         return before.group(0).strip(" ,.;:!?")[:60]
     return None
+
+
+@lru_cache(maxsize=10_000)
+def _copied_run(claim: str) -> re.Pattern[str] | None:
+    """The claim's words in order, anything but words between: compiled once per claim
+    (a pattern per call missed re's own cache and cost a fifth of the judge's time)."""
+    words = _WORD.findall(claim)
+    if len(words) < _MIN_WORDS:
+        return None
+    return re.compile(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", re.I)
