@@ -76,7 +76,9 @@ def collect(rows: Sequence[BenchRow], judge: OfflineJudge) -> list[AnswerSample]
         case = bench_case(r, task_hints=False)
         task = JudgeTask(case=case, documents=r.documents, answers={"system": r.answer})
         claims = judge.judge_task(task).claims["system"]
-        index = evidence_index(r.documents, judge.cal.retrieval.bm25_weight)
+        index = evidence_index(
+            r.documents, judge.cal.retrieval.bm25_weight, judge.conventions.listings
+        )
         ctx = answer_context(
             claims, answer_novelty(r.answer, index.vocabulary), is_refusal(r.answer)
         )

@@ -121,15 +121,16 @@ def make_passage(
     )
 
 
-def index_document(doc: Document) -> DocumentIndex:
-    """Split a document into passages (JSON records by leaf, prose by sentence).
+def index_document(doc: Document, closed_hours: bool = False) -> DocumentIndex:
+    """Split a document into passages (JSON records by leaf, prose by sentence;
+    `closed_hours`: a record's hours of "0:0-0:0" read "closed", see records.Leaf.pieces).
 
     The collector is paused while the passages are built: each full collection walked all
     of them, which made indexing grow with the square of the document's size (2 MB: 6.4 s;
     paused: 3.4 s).
     """
     with collector_paused():
-        passages = _record_passages(doc)
+        passages = _record_passages(doc, closed_hours)
         if passages:
             words = frozenset(tokenize(doc.text))
         else:
@@ -198,12 +199,12 @@ def _heading(text: str, start: int, end: int, breaks: list[int]) -> str | None:
     return (m.group("md") or m.group("plain") or "").strip(" :#")
 
 
-def _record_passages(doc: Document) -> list[Passage]:
+def _record_passages(doc: Document, closed_hours: bool = False) -> list[Passage]:
     """One passage per leaf of a JSON record, so 'WiFi: no' can contradict 'has WiFi'."""
     leaves = json_leaves(doc.text)
     passages = []
     for leaf in leaves:
-        for start, end, text in leaf.pieces():
+        for start, end, text in leaf.pieces(closed_hours):
             denied = leaf.key_words() if leaf.negative else None
             unknown = leaf.key_words() if leaf.unknown else None
             whole = leaf if (start, end) == (leaf.key_start, leaf.value_end) else None
@@ -213,20 +214,22 @@ def _record_passages(doc: Document) -> list[Passage]:
     return passages
 
 
-_DOC_CACHE: OrderedDict[str, DocumentIndex] = OrderedDict()
+_DOC_CACHE: OrderedDict[tuple[str, bool], DocumentIndex] = OrderedDict()
 # Indexed documents kept per process: enough for the documents a suite shares between its
 # cases, bounded so a 10,000-document run does not hold every index (5,000 took 390 MB).
 _DOC_CACHE_SIZE = 2048
 
 
-def cached_index(doc: Document) -> DocumentIndex:
-    """`index_document` memoised by doc id (checked against the text, so edits re-index)."""
-    hit = _DOC_CACHE.get(doc.doc_id)
+def cached_index(doc: Document, closed_hours: bool = False) -> DocumentIndex:
+    """`index_document` memoised by doc id and reading (checked against the text, so edits
+    re-index)."""
+    key = (doc.doc_id, closed_hours)
+    hit = _DOC_CACHE.get(key)
     if hit is not None and hit.text == doc.text and hit.title == (doc.title or ""):
-        _DOC_CACHE.move_to_end(doc.doc_id)
+        _DOC_CACHE.move_to_end(key)
         return hit
-    index = index_document(doc)
-    _DOC_CACHE[doc.doc_id] = index
+    index = index_document(doc, closed_hours)
+    _DOC_CACHE[key] = index
     if len(_DOC_CACHE) > _DOC_CACHE_SIZE:
         _DOC_CACHE.popitem(last=False)
     return index
@@ -239,8 +242,10 @@ class EvidenceIndex:
     inverted index so a query costs its postings, not a pass over every passage.
     """
 
-    def __init__(self, documents: Sequence[Document], bm25_weight: float = 0.5):
-        self.docs = [cached_index(d) for d in documents]
+    def __init__(
+        self, documents: Sequence[Document], bm25_weight: float = 0.5, closed_hours: bool = False
+    ):
+        self.docs = [cached_index(d, closed_hours) for d in documents]
         self.passages = [p for d in self.docs for p in d.passages]
         self.bm25_weight = bm25_weight
         self.stems: frozenset[str] = frozenset().union(*(d.stems for d in self.docs))
@@ -316,20 +321,23 @@ _EVIDENCE_CACHE: OrderedDict[tuple[str, ...], EvidenceIndex] = OrderedDict()
 _EVIDENCE_CACHE_SIZE = 1024
 
 
-def evidence_index(documents: Sequence[Document], bm25_weight: float = 0.5) -> EvidenceIndex:
-    """An `EvidenceIndex` memoised by the documents' ids (cases often share a document set).
+def evidence_index(
+    documents: Sequence[Document], bm25_weight: float = 0.5, closed_hours: bool = False
+) -> EvidenceIndex:
+    """An `EvidenceIndex` memoised by the documents' ids (cases often share a document set)
+    and the reading of their records (`closed_hours`, the business_listings pack's).
 
     A hit is used only if every document still indexes to the same cached object, so an
     edited document is never searched through a stale index.
     """
-    key = tuple(d.doc_id for d in documents) + (str(bm25_weight),)
+    key = tuple(d.doc_id for d in documents) + (str(bm25_weight), str(closed_hours))
     hit = _EVIDENCE_CACHE.get(key)
     if hit is not None and all(
-        cached_index(d) is ix for d, ix in zip(documents, hit.docs, strict=True)
+        cached_index(d, closed_hours) is ix for d, ix in zip(documents, hit.docs, strict=True)
     ):
         _EVIDENCE_CACHE.move_to_end(key)
         return hit
-    index = EvidenceIndex(documents, bm25_weight)
+    index = EvidenceIndex(documents, bm25_weight, closed_hours)
     _EVIDENCE_CACHE[key] = index
     if len(_EVIDENCE_CACHE) > _EVIDENCE_CACHE_SIZE:
         _EVIDENCE_CACHE.popitem(last=False)

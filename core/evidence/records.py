@@ -24,7 +24,10 @@ _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]  # it exists
 # business listings' own ("RestaurantsGoodForKids") are the business_listings rule pack's.
 GENERIC_KEY_STEMS = frozenset(stem(w) for w in "has is attribute".split())
 _NEGATIVE = {"false", "no", "none", "0", "n/a", "not available"}
-_CLOSED = re.compile(r"^0?0:00?-0?0:00?$")  # "Monday": "0:0-0:0" in business hours
+# "Monday": "0:0-0:0" in a business listing's hours: its writers mean closed, yet others
+# read it as open all day, so it is shown as "closed" only under the business_listings
+# rule pack (``closed_hours``).
+_CLOSED = re.compile(r"^0?0:00?-0?0:00?$")
 _POSITIVE = {"true": "yes"}
 # Units a key may end with ("weight_g", "priceEur", "warranty_years"): unambiguous there.
 _KEY_UNITS = frozenset(
@@ -83,13 +86,15 @@ class Leaf:
         keys = self.keys
         return _words(keys[-1]) if keys else ""
 
-    def pieces(self) -> Iterator[tuple[int, int, str]]:
-        """(start, end, text) units to index: the whole leaf, or sentences of a long string."""
+    def pieces(self, closed_hours: bool = False) -> Iterator[tuple[int, int, str]]:
+        """(start, end, text) units to index: the whole leaf, or sentences of a long string
+        (`closed_hours`: show hours of "0:0-0:0" as "closed", the business_listings pack's
+        reading)."""
         value = self.value
         shown = _POSITIVE.get(str(value).lower(), "no" if self.negative else str(value))
         if self.unknown:
             shown = "unknown"
-        elif isinstance(value, str) and _CLOSED.match(value.strip()):
+        elif closed_hours and isinstance(value, str) and _CLOSED.match(value.strip()):
             shown = "closed"
         elif isinstance(value, int | float) and not isinstance(value, bool):
             shown = _with_key_unit(shown, self.keys)

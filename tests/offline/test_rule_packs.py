@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from halgate.evidence.index import evidence_index
 from halgate.inputs.policy import Policy, load_policy
 from halgate.judges.build import build_judge
 from halgate.judges.offline.conventions import LISTINGS_PACK, REVIEWS_PACK
@@ -52,6 +53,25 @@ def test_a_day_the_listing_leaves_out_is_closed_only_with_the_listings_pack() ->
     assert on.deciding_rule == "listing_conflict", on.rationale
     assert on.signals["listing_conflicts"] == ["no hours.Saturday", "no hours.Sunday"]
     assert off.verdict != Verdict.CONTRADICTED and not off.signals["record_conflicts"]
+
+
+def test_zero_hours_show_as_closed_only_with_the_listings_pack() -> None:
+    """ "0:0-0:0" means closed to a business listing's writers, open all day to others: the
+    passage shows "closed" only under the pack, and each reading has its own cached index."""
+    hours = {"Monday": "0:0-0:0", "Tuesday": "17:0-22:0"}
+    doc = Document(doc_id="zero", text=json.dumps({"name": "Nook", "hours": hours}))
+    answer = "Nook is closed on Monday."
+
+    def monday(closed_hours: bool) -> str:
+        index = evidence_index([doc], closed_hours=closed_hours)
+        return next(p.text for p in index.passages if p.text.startswith("hours Monday"))
+
+    assert monday(False) == "hours Monday: 0:0-0:0"
+    assert monday(True) == "hours Monday: closed"
+    assert monday(False) == "hours Monday: 0:0-0:0"  # not the other reading's cached index
+    off, on = judged(answer, doc=doc), judged(answer, (LISTINGS_PACK,), doc)
+    assert on.verdict == Verdict.SUPPORTED, on.rationale
+    assert off.verdict == Verdict.PARTIALLY_SUPPORTED and off.signals["missing_words"] == ["clos"]
 
 
 def test_review_wording_frames_a_claim_only_with_the_reviews_pack() -> None:

@@ -46,8 +46,9 @@ class Conventions:
     """What the signal code applies for a suite's packs (the core alone by default)."""
 
     listings: bool = False
-    """Business-listing conventions: its key words and values name and affirm fields, and
-    a day its opening hours leave out is closed (signal ``listing_conflicts``)."""
+    """Business-listing conventions: its key words and values name and affirm fields, a
+    day its opening hours leave out is closed (signal ``listing_conflicts``), and hours of
+    "0:0-0:0" read "closed" (the evidence index's ``closed_hours``)."""
     framing_stems: frozenset[str] = FRAMING_STEMS
     """Words that frame a claim rather than state its content (informative coverage)."""
 

@@ -200,7 +200,9 @@ class OfflineJudge:
         unchanged answer is not even split again, and takes its twin's final judgements.
         """
         deadline = time.monotonic() + MAX_CASE_SECONDS
-        index = evidence_index(task.documents, bm25_weight=self.cal.retrieval.bm25_weight)
+        index = evidence_index(
+            task.documents, self.cal.retrieval.bm25_weight, self.conventions.listings
+        )
         docs = {d.doc_id: d for d in task.documents}
         question = question_features(task.case.question)
         result = JudgeResult(task.case.case_id, usage={"calls": 0, "tokens": 0})
