@@ -9,10 +9,11 @@ from halgate.evidence.index import evidence_index
 from halgate.judges.offline.alignment import align
 from halgate.judges.offline.features import claim_features, question_features
 from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.offline.restating.context import Restatement, restatement_of
-from halgate.judges.offline.rules.table import builtin_rules
+from halgate.judges.offline.restating.context import Restatement, Slot, restatement_of
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document
+
+from .rule_helpers import restating_rules, slot_fields
 
 DOC = Document(
     doc_id="boats",
@@ -25,16 +26,7 @@ DOC = Document(
     ),
 )
 CASE = Case(case_id="c", question="What are the rental rules?")
-
-RESTATING_SIGNALS = {
-    "polarity_flip",
-    "restriction_dropped",
-    "name_swapped",
-    "actor_swapped",
-    "bound_reversed",
-    "strength_changed",
-    "number_swapped",
-}
+_PASSAGE = evidence_index([DOC]).passages[0]
 
 
 def _restatement(text: str) -> Restatement:
@@ -46,10 +38,12 @@ def _restatement(text: str) -> Restatement:
 
 
 def test_the_signals_are_the_restating_rules_signals() -> None:
-    signals = set(Restatement().signals())
-    assert signals == RESTATING_SIGNALS
-    ruled = {r.signal for r in builtin_rules() if r.signal in RESTATING_SIGNALS}
-    assert ruled == RESTATING_SIGNALS
+    by_field = {name: r.signal for name, r in restating_rules().items()}  # from the table
+    assert set(by_field) == set(slot_fields()) and len(by_field) == len(set(by_field.values()))
+    assert set(Restatement().signals()) == set(by_field.values())
+    for name, signal in by_field.items():  # each signal says whether its own field is found
+        found = Restatement(**{name: Slot(_PASSAGE, "x")}).signals()
+        assert [k for k, v in found.items() if v] == [signal]
 
 
 @pytest.mark.parametrize(
