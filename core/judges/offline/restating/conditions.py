@@ -37,7 +37,7 @@ def dropped_condition(c: ClaimFeatures, p: Passage) -> str | None:
 
 @lru_cache(maxsize=50_000)
 def _condition(claim: str, passage: str) -> str | None:
-    if _ANY_CUE.search(passage) is None:
+    if not _has_cue(passage):
         return None
     pattern = _copied_run(claim)
     run = pattern.search(passage) if pattern is not None else None
@@ -50,6 +50,13 @@ def _condition(claim: str, passage: str) -> str | None:
     if before is not None:
         return before.group(0).strip(" ,.;:!?")[:60]
     return None
+
+
+@lru_cache(maxsize=50_000)
+def _has_cue(passage: str) -> bool:
+    """Whether the passage holds any condition cue: searched once per passage, not once
+    per claim read against it."""
+    return _ANY_CUE.search(passage) is not None
 
 
 @lru_cache(maxsize=10_000)

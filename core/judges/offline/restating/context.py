@@ -24,7 +24,7 @@ from .restated import (
     prose_candidates,
     restated_passage,
 )
-from .swapped import name_restated, reversed_bound, swapped_actor, swapped_name
+from .swapped import name_restated, reversed_bound, slot_changed, swapped_actor, swapped_name
 
 
 @dataclass(frozen=True)
@@ -95,17 +95,26 @@ def restatement_of(
     p = restated_passage(c, al, candidates=candidates)
     # Without names to set aside, the sentence it restates is the same one.
     named = name_restated(c, al, candidates) if c.names else p
+    # The slot finders read one alignment of claim and passage; most claims restate their
+    # sentence unchanged, and then none of the five can fire: they are not asked.
+    changed = _changed(c, p)
     return Restatement(
         copied=copied,
         copy_restricted=_copy_restriction(c, copied),
         polarity=_slot(c, p, polarity_flip),
         restriction=_slot(c, p, dropped_restriction) or _slot(c, copied, dropped_condition),
-        name=_slot(c, named, swapped_name),
-        actor=_slot(c, p, swapped_actor),
-        bound=_slot(c, p, reversed_bound),
-        strength=_slot(c, p, strength_changed),
-        number=_slot(c, p, swapped_number),
+        name=_slot(c, changed if named is p else _changed(c, named), swapped_name),
+        actor=_slot(c, changed, swapped_actor),
+        bound=_slot(c, changed, reversed_bound),
+        strength=_slot(c, changed, strength_changed),
+        number=_slot(c, changed, swapped_number),
     )
+
+
+def _changed(c: ClaimFeatures, p: Passage | None) -> Passage | None:
+    """The passage when the claim differs from it in some slot of their alignment; None
+    when there is no passage or the claim restates it unchanged."""
+    return p if p is not None and slot_changed(c.tokens, p.tokens) else None
 
 
 def _copy_restriction(c: ClaimFeatures, copied: Passage | None) -> str | None:

@@ -173,10 +173,17 @@ def _stem(word: str) -> str | None:
     return stems[0] if stems else None
 
 
+#: The words `_polar` rewrites (besides any ending in "n't"): a sentence without one is
+#: its own polar form, found without walking its words.
+_POLAR_WORDS = _NEGATIONS | frozenset(_NEGATIVE_POLE)
+
+
 @lru_cache(maxsize=50_000)
 def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     """Words with every negation made a separate 'not' and every negative pole its positive
     word after a 'not'; and the count of 'not's outside the words (for the claim)."""
+    if _POLAR_WORDS.isdisjoint(tokens) and "n't" not in " ".join(tokens):
+        return tokens, 0
     out: list[str] = []
     for i, t in enumerate(tokens):
         if t in {"no", "not"} and i + 1 < len(tokens) and tokens[i + 1] in _BOUND_WORDS:
@@ -204,6 +211,8 @@ def dropped_restriction(c: ClaimFeatures, p: Passage) -> str | None:
 
 @lru_cache(maxsize=50_000)
 def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    if _CUES.isdisjoint(passage):
+        return None  # no restricting word to find (most sentences)
     stems = set(content_stems(list(claim)))
     at = _positions(passage, stems)
     if not at:

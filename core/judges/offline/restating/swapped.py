@@ -102,6 +102,12 @@ def replaced_slots(
     return out
 
 
+def slot_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> bool:
+    """Whether the claim, aligned with the passage, differs from it anywhere: when it does
+    not, no slot finder (name, actor, bound, strength, number) can fire on the pair."""
+    return bool(_changes(claim, passage))
+
+
 @lru_cache(maxsize=50_000)
 def _changes(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[Change, ...]:
     """Where the claim differs from the passage inside the window they align in, as
@@ -186,7 +192,8 @@ def _swapped_name(
     claim: tuple[str, ...], claim_text: str, passage: tuple[str, ...], text: str
 ) -> str | None:
     for got, had in replaced_slots(claim, passage, _NAME_SLOT):
-        new, old = _named(got, claim_text), _named(had, text)
+        new = _named(got, claim_text)
+        old = _named(had, text) if new else frozenset()
         if not new or not old or new & old or _abbreviates(new, old):
             continue
         theirs = _names_in(text)
