@@ -13,7 +13,7 @@ from halgate.judges.offline.restating.context import Restatement, Slot, restatem
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document
 
-from .rule_helpers import restating_rules, slot_fields
+from .test_rule_table import restating_rules, slot_fields
 
 DOC = Document(
     doc_id="boats",

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from halgate.evidence.index import evidence_index
+from halgate.judges.offline.alignment import align
 from halgate.judges.offline.calibration_file import CalibrationError, load_calibration_file
 from halgate.judges.offline.claim_model import BASE_FEATURES, FEATURES, ClaimFeatureRow
+from halgate.judges.offline.features import claim_features, question_features
 from halgate.judges.offline.judge import OfflineJudge, load_calibration
+from halgate.judges.offline.restating.context import Restatement, Slot, restatement_of
 from halgate.judges.offline.rules import wording as rules_package
 from halgate.judges.offline.rules.rule import Rule, RuleInput
 from halgate.judges.offline.rules.table import (
@@ -24,8 +29,6 @@ from halgate.judges.offline.rules.table import (
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, HallucinationType, Verdict
 from halgate.resources import data_path
-
-from .rule_helpers import restating_rules
 
 DOC = Document(
     doc_id="returns",
@@ -148,11 +151,6 @@ def test_a_table_must_have_a_catch_all_unique_ids_and_known_packs() -> None:
 
 
 def _evidence_of(text: str, judge: OfflineJudge) -> RuleInput:
-    from halgate.evidence.index import evidence_index
-    from halgate.judges.offline.alignment import align
-    from halgate.judges.offline.features import claim_features, question_features
-    from halgate.judges.offline.restating.context import restatement_of
-
     f = claim_features(text)
     index = evidence_index([DOC])
     al = align(f, index, question_features(""), judge.cal.retrieval, judge.th)
@@ -196,3 +194,29 @@ def test_a_calibration_naming_an_unknown_feature_or_signal_is_an_error_naming_it
     with pytest.raises(CalibrationError, match=named) as info:
         load_calibration_file(path)
     assert str(path) in str(info.value)
+
+
+# What the tests read from the rule table rather than list by hand (test_restatement too).
+_GUESTS = Document(doc_id="d", text="Guests should wear a life jacket on the jetty.")
+
+
+def slot_fields() -> list[str]:
+    """The fields of a Restatement that each hold one finding against the restated passage."""
+    return [f.name for f in fields(Restatement) if f.type == "Slot | None"]
+
+
+def restating_rules() -> dict[str, Rule]:
+    """The table's rule that fires on each restatement finding alone, by the Restatement
+    field holding the finding: the rules are asked about a claim with no finding and about
+    the same claim with that one finding set."""
+    judge = OfflineJudge(use_model=False)
+    f = claim_features(_GUESTS.text)
+    al = align(f, evidence_index([_GUESTS]), question_features(""), judge.cal.retrieval, judge.th)
+    assert al.best is not None
+    plain = RuleInput(f, al, judge.th, judge.cal.verdicts, Restatement())
+    quiet = [r for r in builtin_rules() if not r.fires(plain)]
+    found = {}
+    for name in slot_fields():
+        e = replace(plain, restatement=Restatement(**{name: Slot(al.best, "found")}))
+        (found[name],) = [r for r in quiet if r.fires(e)]
+    return found
