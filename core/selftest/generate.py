@@ -17,6 +17,7 @@ from functools import cached_property
 from ..evidence.index import evidence_index
 from ..judges.offline.source_rules import superseded
 from ..models import Case, Document
+from ..text.claims import extract_claims
 from ..text.words import normalize, proper_names, sentence_spans
 from .transform import Source, Transform
 
@@ -74,6 +75,8 @@ def source_sentences(text: str) -> list[str]:
             continue  # a Markdown heading
         if sum(map(len, words)) < 0.6 * len(sentence.replace(" ", "")):
             continue  # mostly digits or symbols: a table row
+        if not extract_claims(sentence, "selftest", "selftest"):
+            continue  # advice or a first-person remark: no fact a verdict could be about
         out.append(sentence)
     return out
 

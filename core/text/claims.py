@@ -20,6 +20,15 @@ _CLAUSE_SEP = re.compile(
     r"|,\s+(?=(?:so|which|whose|because)\s)|\s+(?:but|whereas)\s+",
     re.I,
 )
+# A piece that opens with a restriction restricts the clause before it ("…, but only if
+# it is safe", "his first, and only, goal"): cut off, that clause would read unrestricted.
+# ("…, and only Gold allows it" is a clause of its own: 'only' there picks its subject.)
+_RESTRICTS = re.compile(
+    r"\s*(?:only(?:\s*,|\s+(?:if|when|where|while|once|for|after|before|until|within|with"
+    r"|in|on|at|by|to|as|because)\b)|(?:unless|except|excluding|provided|as long as"
+    r"|so long as)\b)",
+    re.I,
+)
 _AUX = frozenset(
     """is are was were be been being has have had do does did can could will would should
     must may might shall won't can't isn't aren't wasn't weren't doesn't don't didn't""".split()
@@ -133,7 +142,10 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
     for start, end, after_semi in pieces:
         left = sentence[merged[-1][0] : merged[-1][1]] if merged else ""
         right = sentence[start:end]
-        if merged and not (_clause_like(left, after_semi) and _clause_like(right, after_semi)):
+        keep = _RESTRICTS.match(right) or not (
+            _clause_like(left, after_semi) and _clause_like(right, after_semi)
+        )
+        if merged and keep:
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))

@@ -104,7 +104,7 @@ _WORD_VALUES |= {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _NUMWORD = trie_pattern(sorted(_WORD_VALUES))
 _WORD_NUMBER = re.compile(
     rf"\b(?P<words>(?:{_NUMWORD})(?:(?:\s+and\s+|[\s-])(?:{_NUMWORD}))*)\b"
-    rf"(?:\s?(?P<unit>{_UNIT})(?![a-z]))?",
+    rf"(?:[\s-]?(?P<unit>{_UNIT})(?![a-z]))?",  # 'three days', 'a three-hour show'
     re.I,
 )
 

@@ -198,6 +198,22 @@ def test_claims_about_null_fields_follow_the_policy(knob: str, flagged: bool) ->
 
 
 @pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        ("Taffy's Pizza plays live music.", True),
+        ("Taffy's Pizza does not give details on live music.", False),
+        # Only what follows the cue is said to be unknown.
+        ("Taffy's Pizza plays live music but has no details on its parking.", True),
+    ],
+)
+def test_a_claim_that_says_a_null_field_is_unknown_fills_no_gap(answer: str, flagged: bool):
+    judge = build_judge("offline", Policy(null_field_claims="unsupported"), Mode.COMPARE, None)
+    task = JudgeTask(case=Case(case_id="c", question=""), documents=[RECORD], answers={"s": answer})
+    claims = judge.judge([task])[0].claims["s"]
+    assert any(c.signals.get("null_fields") for c in claims) is flagged
+
+
+@pytest.mark.parametrize(
     ("value", "minutes"),
     [
         ("11:30-22:0", (690, 1320)),

@@ -92,6 +92,9 @@ def test_a_claim_that_turns_a_field_around_is_caught(claim: str, field: str) -> 
         "The menu is not stated in the record.",  # "state" is no yes/no field
         "It does not, however, take takeout orders.",  # the aside does not end the denial
         "The ambience is trendy rather than casual or upscale.",
+        # A new clause after a comma ends the denial before it.
+        "While they don't offer takeout, they do feature outdoor seating.",
+        "Despite no garage parking, the street parking is available.",
     ],
 )
 def test_a_claim_the_record_agrees_with_raises_nothing(claim: str) -> None:

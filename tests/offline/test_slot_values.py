@@ -27,17 +27,24 @@ def _judged(source: str, claim: str):
             "Storey can win a 17th title when she rides in Saturday's road race.",
             "Storey can win a 17th title when she rides in Monday's road race.",
         ),
-        (
-            "The inaugural tour was a six-week trek that the critics hailed for its bands.",
-            "The inaugural tour was a six-month trek that the critics hailed for its bands.",
-        ),
     ],
 )
-def test_another_month_weekday_or_period_is_contradicted(source: str, claim: str) -> None:
+def test_another_month_or_weekday_is_contradicted(source: str, claim: str) -> None:
     (judged,) = _judged(source, claim)
     assert judged.verdict == Verdict.CONTRADICTED
     # Read as a name when the other words give it a capital mid-sentence, else a value.
     assert judged.deciding_rule in {"name_swapped", "number_swapped"}
+
+
+@pytest.mark.parametrize("period", ["six-week", "6-week"])
+def test_another_period_written_out_is_a_changed_value(period: str) -> None:
+    """'six-month' is read as a quantity (6 months) as '6-month' is: a value no source
+    states, whichever way the count is written; the slot finding is kept as well."""
+    source = f"The inaugural tour was a {period} trek that the critics hailed for its bands."
+    (judged,) = _judged(source, source.replace("week", "month"))
+    assert judged.verdict == Verdict.UNSUPPORTED
+    assert judged.deciding_rule == "number_unmatched"
+    assert judged.signals["number_swapped"] is True
 
 
 def test_a_word_used_earlier_in_the_sentence_does_not_hide_the_slot() -> None:

@@ -82,3 +82,12 @@ def test_only_sentences_that_state_something_are_drawn():
         "The band played in Wellington in 1964.",
         'He said: "We loved playing every night here."',
     ]
+
+
+def test_a_sentence_that_states_no_claim_is_not_drawn():
+    """Advice ("Talk to a lawyer ...") gives no claim, so no verdict: a copy of it tests
+    nothing (it was counted as a copy not read SUPPORTED)."""
+    from halgate.selftest.generate import source_sentences
+
+    text = "Talk to a lawyer about work laws. The band played in Wellington in 1964."
+    assert source_sentences(text) == ["The band played in Wellington in 1964."]

@@ -22,7 +22,7 @@ from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
 from .number_checks import cover as _cover
 from .record_checks import Conflict, case_facts, listing_facts, record_conflicts
-from .source_rules import current_hits, null_fields, version_marks, version_named
+from .source_rules import current_hits, null_fields, unknown_said, version_marks, version_named
 
 if TYPE_CHECKING:
     from .calibration_file import Retrieval, Thresholds
@@ -97,7 +97,9 @@ def align(
         attributed_doc=attributed,
         evidence_elsewhere=elsewhere,
         names_missing=[n for n in claim.names if not _name_known(n, known)],
-        null_fields=null_fields(wanted, hits, generic) if null_field_claims else [],
+        null_fields=null_fields(wanted - unknown_said(claim.text), hits, generic)
+        if null_field_claims
+        else [],
         record_conflicts=conflicts,
         listing_conflicts=listing,
     )

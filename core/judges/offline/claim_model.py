@@ -64,6 +64,7 @@ class ClaimSignals(TypedDict, total=False):
     bound_reversed: bool  # the claim turns round a bound of that sentence
     strength_changed: bool  # 'must' for 'may', 'all' for 'some' in that sentence's place
     number_swapped: bool  # another number in the place of one of that sentence's
+    addition_invented: bool  # a copied sentence with words joined that no evidence holds
 
 
 #: Every signal name: what the calibration's ``verdicts.hard_signals`` may list.

@@ -354,6 +354,7 @@ def _plus(value: str, period: Quantity) -> str | None:
     return f"--{moved.month:02d}-{moved.day:02d}" if len(parts) == 2 else moved.isoformat()
 
 
+_WORKING_REACH = 40  # characters either side of a number where the words reckoning it stand
 _ARITHMETIC = re.compile(
     r"\b(?:total|totals|totalling|totaling|in all|altogether|combined|sum|difference|"
     r"more than|less than|fewer than|longer than|shorter than|times|twice|half|double|"
@@ -372,9 +373,10 @@ def stated_operands(claim: ClaimFeatures, passages: list[Passage]) -> tuple[Quan
 
 
 def _shows_working(body: str, q: Quantity) -> bool:
-    """Whether the claim says it reckons q ('in total', 'more than', '+'): the cheap test
-    before any operand is gathered."""
-    return q.kind == "number" and _ARITHMETIC.search(body) is not None
+    """Whether the claim says it reckons q ('in total', 'more than', '+') next to it (a
+    'half' said of something else reckons nothing): the cheap test before any operand."""
+    near = body[max(0, q.start - _WORKING_REACH) : q.end + _WORKING_REACH]
+    return q.kind == "number" and _ARITHMETIC.search(near) is not None
 
 
 def _derived(body: str, q: Quantity, operands: tuple[Quantity, ...], tolerance: float) -> bool:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...evidence.index import Passage, make_passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS, Leaf, key_parts
-from ...text.words import is_negation, stem
+from ...text.words import is_negation, stem, tokenize
 from .conventions import LISTING_AFFIRMING, LISTING_KEY_STEMS
 from .opening_hours import DAY_NAMES, opening_of, says_closed, weekday, wrong_days
 
@@ -185,11 +185,30 @@ class _ClaimWords:
             frozenset(stems),
             pairs,
             frozenset(tokens) | frozenset(pairs),
-            frozenset(denied_positions(tokens)),
+            frozenset(denied_positions(tokens, _clause_starts(text, tokens))),
         )
 
 
-def denied_positions(tokens: tuple[str, ...]) -> set[int]:
+#: Words that open a clause of its own after a comma ("…don't offer WiFi, they do feature
+#: outdoor seating"; "Despite no street parking, a lot is available"): the denial ends there.
+_CLAUSE_OPENERS = frozenset("they it we you he she there this these a an the its their".split())
+
+
+def _clause_starts(text: str, tokens: tuple[str, ...]) -> frozenset[int]:
+    """Token positions right after a comma that open a new clause (a list goes on: "no
+    Wi-Fi, outdoor seating, or valet")."""
+    if "," not in text:
+        return frozenset()
+    out, at = set(), 0
+    for piece in text.split(","):
+        words = tokenize(piece)
+        if at and words and words[0] in _CLAUSE_OPENERS and tokens[at : at + 1] == (words[0],):
+            out.add(at)
+        at += len(words)
+    return frozenset(out)
+
+
+def denied_positions(tokens: tuple[str, ...], ends: frozenset[int] = frozenset()) -> set[int]:
     """Token positions a negation denies: up to a few words after the cue (to the end of
     the clause), and the subject of 'X is not available'. "Rather than trendy" and
     "instead of takeout" deny too."""
@@ -200,7 +219,7 @@ def denied_positions(tokens: tuple[str, ...]) -> set[int]:
             continue
         first = i + 2 if contrast else i + 1
         for j in range(first, min(first + _SCOPE, len(tokens))):
-            if tokens[j] in _SCOPE_ENDS and j > i + 1:  # "does not, however, require"
+            if (tokens[j] in _SCOPE_ENDS and j > i + 1) or j in ends:  # "not, however,"
                 break
             out.add(j)
         if i + 1 < len(tokens) and tokens[i + 1] in _DENIED_AFTER:

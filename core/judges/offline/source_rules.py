@@ -8,11 +8,13 @@ Split from alignment.py, which applies them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.quantities import Quantity, is_year, quantity_matches
+from ...text.words import content_stems, tokenize
 
 
 def null_fields(
@@ -27,6 +29,22 @@ def null_fields(
         if shared and not any(shared <= o.passage.stems for o in hits if not o.passage.unknown):
             out.append(h.passage.text.split(":")[0])
     return out
+
+
+#: "doesn't provide details on", "no information about", "is not specified": what follows
+#: is said to be unknown, as a null field says.
+_UNKNOWN_CUE = re.compile(
+    r"(?:\bno|\bnot|n't|\bwithout)\s+(?:\w+\s+){0,2}?(?:details?|information|mention)\s+"
+    r"(?:on|about|of|regarding|for)\b",
+    re.I,
+)
+
+
+def unknown_said(text: str) -> set[str]:
+    """The content stems the claim says are unknown ('no details on reservations or WiFi'):
+    a null field named there is no gap the claim fills."""
+    m = _UNKNOWN_CUE.search(text)
+    return set(content_stems(tokenize(text[m.end() :]))) if m else set()
 
 
 def current_hits(hits: list[Hit], index: EvidenceIndex, named: DocumentIndex | None) -> list[Hit]:

@@ -24,6 +24,19 @@ RESTATES = 0.8
 #: ('Never operate', 'must not wear').
 _REACH = 3
 _NEGATIONS = frozenset("not no never none nobody nothing neither nor cannot".split())
+# with "always", the word that "never" turns round; and the weekdays and months, values
+# whose slot is compared apart ('died Monday' restates 'died Saturday' with another day).
+_NEGATION_STEMS = frozenset(
+    content_stems(
+        [
+            *_NEGATIONS,
+            "always",
+            *"monday tuesday wednesday thursday friday saturday sunday".split(),
+            *"january february march april june july august september october".split(),
+            *"november december".split(),
+        ]
+    )
+)
 #: Polar words and their positive pole: 'prohibited' says 'not allowed'.
 _NEGATIVE_POLE = {
     "prohibited": "allowed",
@@ -87,7 +100,8 @@ def restated_passage(
     """The retrieved passage holding at least ``RESTATES`` of the claim's content words
     (those in `ignore` aside), most of them first, then the shortest; None when no passage
     holds that many."""
-    claim = (frozenset(c.stems) | _poles(tuple(c.tokens))) - ignore
+    # A negation or a day is no word the restated sentence must hold: each is compared apart.
+    claim = (frozenset(c.stems) | _poles(tuple(c.tokens))) - ignore - _NEGATION_STEMS
     if not claim:
         return None
     if candidates is None:
@@ -142,15 +156,42 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
         return None
     # A negation past the claim's last matched word ('the shelf life is not 36 months':
     # numbers and units are no content words) takes the window as far along the passage.
-    window = p_words[max(0, at[0] - _REACH) : at[-1] + 1 + _tail(c_words, stems)]
+    tail = _tail(c_words, stems)
+    window = p_words[max(0, at[0] - _REACH) : at[-1] + 1 + tail]
+    flip = _flipped(c_words, c_neg, window)
+    if flip is None and len(window) > len(c_words):
+        # A word of the claim said again further on ('one debate per month') stretches
+        # the window past the clause restated: the words aligned in order mark it.
+        flip = _flipped(c_words, c_neg, _aligned(c_words, p_words, tail))
+    return flip
+
+
+def _flipped(c_words: tuple[str, ...], c_neg: int, window: tuple[str, ...]) -> str | None:
+    """The window's words when its polarity differs from the claim's and it says the
+    claim's words (negations aside); else None."""
     p_neg = sum(w == "not" for w in window)
-    if (p_neg - c_neg) % 2 == 0:
+    if not window or (p_neg - c_neg) % 2 == 0:
         return None
     plain = [w for w in window if w != "not"]
     same = SequenceMatcher(None, [w for w in c_words if w != "not"], plain, autojunk=False)
     if same.ratio() < _SAME_WORDS:
         return None  # another sentence with some of its words, not a restatement
     return " ".join(window)[:90]
+
+
+def _aligned(c_words: tuple[str, ...], p_words: tuple[str, ...], tail: int) -> tuple[str, ...]:
+    """The passage's words from the first to the last it shares in order with the claim
+    (negations aside), with room for a negation before them and the claim's tail after."""
+    plain = [w for w in c_words if w != "not"]
+    blocks = [
+        b
+        for b in SequenceMatcher(None, plain, p_words, autojunk=False).get_matching_blocks()
+        if b.size
+    ]
+    if not blocks:
+        return ()
+    start, end = blocks[0].b, blocks[-1].b + blocks[-1].size
+    return p_words[max(0, start - _REACH) : end + tail]
 
 
 def _tail(words: tuple[str, ...], stems: set[str]) -> int:
