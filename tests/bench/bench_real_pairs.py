@@ -30,7 +30,7 @@ from halgate.evaluation.benchmark import BenchRow, judge_rows
 from halgate.inputs.policy import Policy
 from halgate.judges.build import build_judge
 from halgate.models import Document, Mode
-from halgate.scoring.corrected import ppi_mean
+from halgate.scoring.corrected import CHANGE_PSEUDO, ppi_mean
 from halgate.scoring.decide import Call, RuleEvidence, call
 from halgate.scoring.looks import level_at
 from halgate.scoring.metrics import paired_bootstrap
@@ -94,7 +94,7 @@ def main() -> None:
             width = cover = right = undecided = 0.0
             for _ in range(AUDITS):
                 idx = rng.choice(len(common), n, replace=False)
-                e = ppi_mean(g, g[idx], d[idx], level, bounds=(-1.0, 1.0))
+                e = ppi_mean(g, g[idx], d[idx], level, (-1.0, 1.0), pseudo=CHANGE_PSEUDO)
                 assert e.low is not None and e.high is not None
                 width += e.high - e.low
                 cover += e.low <= true <= e.high

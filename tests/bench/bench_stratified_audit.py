@@ -24,7 +24,7 @@ narrower but cover 0.92 at no change. So the product keeps the simple random aud
 import sys
 
 import numpy as np
-from halgate.scoring.corrected import ppi_mean
+from halgate.scoring.corrected import CHANGE_PSEUDO, ppi_mean
 from halgate.scoring.intervals import t_quantile
 from halgate.scoring.looks import level_at
 
@@ -107,7 +107,7 @@ def run(judge, change, n, n_cases, mode, audits=400, seed=0):
         level = level_at(0.95, n, n_cases, n)
         if mode == "srs":
             idx = rng.choice(n_cases, n, replace=False)
-            e = ppi_mean(g, g[idx], d[idx], level, bounds=(-1, 1))
+            e = ppi_mean(g, g[idx], d[idx], level, bounds=(-1, 1), pseudo=CHANGE_PSEUDO)
             lo, hi = e.low, e.high
         else:
             strata = (2 * fb + fc).astype(int)
