@@ -17,7 +17,8 @@ covariance of the two means that share the n; with n = N it is Var(y) / N, the p
 binomial variance). PPI++ power tuning takes the λ that minimises it, Cov(f, y) / Var(f)
 (cut to [0, 1]): a judge that says little about the truth gets little weight instead of
 adding its noise. The rectifier's variance is floored by the uncertainty of the judge's
-disagreement rate (``_disagreement_floor``), so agreeing labels never give a zero width;
+disagreement rate (``_with_pseudo_labels``: one pseudo-disagreement each way for a rate,
+``CHANGE_PSEUDO`` for a change), so agreeing labels never give a zero width;
 the 95% interval is θ̂ ± t √Var, cut to [0, 1], with the Student-t quantile of n − 1
 degrees of freedom (a small-audit adjustment: at n = 30 the normal quantile covered 93-94%
 in the simulation of ``tests/scoring/test_corrected_simulation.py``, t 94-95%). The target is
