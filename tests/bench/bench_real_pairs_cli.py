@@ -15,7 +15,8 @@ get the instruction a user would type, QA keeps its question), then:
 3. ``halgate override RUN audit:CASE:SYSTEM --label hallucinated|faithful`` with the humans'
    label, one answer at a time, and ``halgate gate RUN`` at each look (30, 60, ... labelled
    cases: the interval in force changes only there, ``scoring.looks``), until the
-   ``max_rate_increase`` rule is decided or ``CAP`` cases are labelled.
+   ``max_rate_increase`` rule is decided, ``CAP`` cases are labelled, or the gate stops
+   asking for labels (undecided with "a reviewer decides (sign-off)": no look would decide).
 
 Printed per pair: the decision, the answer labels it took, the true change (the humans'
 labels on every common source), and whether the final corrected interval covers it. The
@@ -202,8 +203,9 @@ def main() -> None:
     covers = sum(r["covers"] for r in results)
     print(
         f"\n{len(results)} pairs: decided {len(decided)} (right {right}, wrong "
-        f"{len(decided) - right}), undecided at the cap {len(results) - len(decided)}; mean "
-        f"labels {labels:.1f}; final interval covers the true change in {covers} of "
+        f"{len(decided) - right}), undecided {len(results) - len(decided)} (at the cap, or "
+        f"sign-off: no look would decide); mean labels {labels:.1f}; final interval covers "
+        f"the true change in {covers} of "
         f"{len(results)}"
     )
 

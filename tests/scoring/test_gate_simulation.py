@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 from halgate.inputs.policy import Policy
-from halgate.scoring.corrected import ppi_mean
+from halgate.scoring.corrected import CHANGE_PSEUDO, ppi_mean
 from halgate.scoring.decide import Call, RuleEvidence, call
 from halgate.scoring.looks import level_at
 
@@ -80,7 +80,7 @@ def simulate(
         labelled = rng.choice(cases, n, replace=False)
         g, d = fc - fb, tc - tb
         level = level_at(POLICY.confidence, n, cases, n)  # the first look of a sequential audit
-        est = ppi_mean(g, g[labelled], d[labelled], level, bounds=(-1.0, 1.0))
+        est = ppi_mean(g, g[labelled], d[labelled], level, bounds=(-1.0, 1.0), pseudo=CHANGE_PSEUDO)
         assert est.low is not None and est.high is not None and est.estimate is not None
         covered += est.low <= true_change <= est.high
         evidence = RuleEvidence(est.estimate, est.low, est.high, n, corrected=True)
@@ -113,7 +113,9 @@ def test_real_regressions_never_pass_and_large_ones_fail_in_audits_of_sixty(judg
               f"FAILED {out.fail_share:.1%}, PASSED {out.pass_share:.1%}")  # fmt: skip
         assert out.coverage >= 0.94
         assert out.pass_share <= 0.05
-    assert out.fail_share >= 0.75  # +20 points
+    # +20 points: 73-98 % (biased high 73.0 %: a change's two pseudo-disagreements each way,
+    # ``CHANGE_PSEUDO``, cost it 2 points of power for its coverage of 0.94 everywhere).
+    assert out.fail_share >= 0.7
 
 
 @pytest.mark.parametrize("base", [0.01, 0.03])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from halgate.scoring.corrected import ppi_mean
+from halgate.scoring.corrected import CHANGE_PSEUDO, ppi_mean
 from halgate.scoring.looks import (
     labels_to_decide,
     level_at,
@@ -42,7 +42,8 @@ def _release(rng: np.random.Generator, judge: tuple[float, float, float], change
 def _missed(f, y, truth, sizes, level, bounds) -> bool:
     """Some look's interval (first ``size`` labels in draw order) misses the truth."""
     for size in sizes:
-        est = ppi_mean(f, f[:size], y[:size], level(size), bounds=bounds)
+        pseudo = CHANGE_PSEUDO if bounds[0] < 0 else 1  # a change, as the product's
+        est = ppi_mean(f, f[:size], y[:size], level(size), bounds=bounds, pseudo=pseudo)
         assert est.low is not None and est.high is not None
         if not est.low <= truth <= est.high:
             return True

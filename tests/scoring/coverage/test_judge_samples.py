@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from halgate.inputs.policy import Policy
 from halgate.models import ClaimJudgement, Verdict, VerdictCounts
-from halgate.scoring.corrected import ppi_mean
+from halgate.scoring.corrected import CHANGE_PSEUDO, ppi_mean
 from halgate.scoring.judge_samples import (
     judge_flips,
     judge_means,
@@ -45,11 +45,10 @@ def _sampled(rng: np.random.Generator, chances: np.ndarray, k: int) -> tuple[np.
     return np.array([m for m, _ in pairs]), float(np.mean([v for _, v in pairs]))
 
 
-#: The change's coverage floor per audit size. At 60 and 100 labels PPI++'s tuned λ covers
-#: this judge's change (30% of its answers a coin flip) 0.934-0.943 at 3,000 seeds, with one
-#: sample as with three or five: the shortfall is the tuned λ's, not the samples' (the rate
-#: covers 0.946-0.971 everywhere, the change 0.948-0.960 at 30 labels).
-CHANGE_FLOOR = {30: 0.94, 60: 0.93, 100: 0.93}
+#: With one pseudo-disagreement each way (a rate's) the change covered only 0.934-0.943 at 60
+#: and 100 labels for this judge, at any k: PPI++'s λ near 0 leaves a mean of rare ±1 events.
+#: With ``CHANGE_PSEUDO`` = 2 each way (Agresti-Caffo) it covers 0.945-0.961 at 3,000 seeds.
+COVERAGE_FLOOR = 0.94
 
 
 @pytest.mark.parametrize("k", [1, 3, 5])
@@ -69,7 +68,9 @@ def test_corrected_rate_and_change_cover_with_a_flaky_judge(k, n_audit):
         assert rate.low is not None and rate.high is not None
         rate_hits += rate.low <= TRUE_RATE <= rate.high
         g, d = fc - fb, cand - base
-        change = ppi_mean(g, g[audited], d[audited], bounds=(-1.0, 1.0), noise=nb + nc)
+        change = ppi_mean(
+            g, g[audited], d[audited], bounds=(-1.0, 1.0), pseudo=CHANGE_PSEUDO, noise=nb + nc
+        )
         assert change.low is not None and change.high is not None
         change_hits += change.low <= CANDIDATE_TRUE_RATE - TRUE_RATE <= change.high
         widths.append(change.high - change.low)
@@ -77,8 +78,8 @@ def test_corrected_rate_and_change_cover_with_a_flaky_judge(k, n_audit):
         f"\nflaky judge, k={k}, audit {n_audit}: coverage rate {rate_hits / SEEDS:.3f}, "
         f"change {change_hits / SEEDS:.3f}; mean change width {np.mean(widths):.3f}"
     )
-    assert rate_hits / SEEDS >= 0.94
-    assert change_hits / SEEDS >= CHANGE_FLOOR[n_audit]
+    assert rate_hits / SEEDS >= COVERAGE_FLOOR
+    assert change_hits / SEEDS >= COVERAGE_FLOOR
 
 
 def test_the_noise_term_widens_the_interval_by_its_formula():
