@@ -164,6 +164,27 @@ class ClaimJudgement(Claim):
         return [decided + ".", *(f"Also fired: {f.rule}: {f.reason}" for f in self.also_fired)]
 
 
+#: ClaimJudgement's own fields in declaration order, as ``model_construct`` lays them out.
+_VERDICT_FIELDS = tuple(
+    n for n in ClaimJudgement.model_fields if n not in Claim.model_fields and n != "sample_verdicts"
+)
+
+
+def trusted_judgement(claim: Claim, **verdict: Any) -> ClaimJudgement:
+    """A ClaimJudgement of `claim` from verdict fields already of their declared types (every
+    field but ``sample_verdicts``), without validation: what ``model_construct`` makes, in a
+    third of its time (a run makes one for every claim)."""
+    j = ClaimJudgement.__new__(ClaimJudgement)
+    state = {**claim.__dict__, **{name: verdict[name] for name in _VERDICT_FIELDS}}
+    fields_set = set(state)
+    state["sample_verdicts"] = []
+    object.__setattr__(j, "__dict__", state)
+    object.__setattr__(j, "__pydantic_fields_set__", fields_set)
+    object.__setattr__(j, "__pydantic_extra__", None)
+    object.__setattr__(j, "__pydantic_private__", None)
+    return j
+
+
 class VerdictCounts(Record):
     """Claim counts per verdict."""
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from halgate.inputs.suite import load_suite
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.protocol import JudgeTask
-from halgate.models import Mode
+from halgate.models import Citation, HallucinationType, Mode, Severity, Verdict
+from halgate.models.claims import Claim, ClaimJudgement, trusted_finding, trusted_judgement
 from halgate.run.engine import plan_tasks
 
 from ..conftest import EXAMPLE_SUITE
@@ -55,3 +56,41 @@ def test_a_case_that_fails_fails_for_the_repeated_answer_too():
     answer = next(iter(task.answers.values()))
     result = judge.judge_task(JudgeTask(task.case, task.documents, {"a": answer, "b": answer}))
     assert set(result.errors) == {"a", "b"} and "model crashed" in result.errors["b"]
+
+
+def _verdict_fields() -> dict[str, object]:
+    finding = trusted_finding("numbers.conflict", Verdict.CONTRADICTED, None, "why", ["3"])
+    return {
+        "verdict": Verdict.CONTRADICTED,
+        "hallucination_type": HallucinationType.FABRICATION,
+        "severity": Severity.HIGH,
+        "rationale": "The source says 4.",
+        "score": 0.9,
+        "deciding_rule": "numbers.conflict",
+        "findings": [finding],
+        "model_changed": False,
+        "citations": [Citation(doc_id="d1", quote="four days", start=0, end=9, verified=True)],
+        "signals": {"coverage": 0.5},
+    }
+
+
+def test_trusted_judgement_equals_model_construct() -> None:
+    """A judgement built without validation equals what model_construct builds."""
+    claim = Claim(
+        claim_id="c1/cand/0",
+        case_id="c1",
+        system="cand",
+        index=0,
+        text="It takes 3 days.",
+        start=0,
+        end=16,
+    )
+    fields = _verdict_fields()
+    fast = trusted_judgement(claim, **fields)
+    slow = ClaimJudgement.model_construct(**claim.__dict__, **fields)
+    assert fast.__dict__ == slow.__dict__
+    assert list(fast.__dict__) == list(slow.__dict__)  # field order, as model_construct lays it
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_dump_json() == slow.model_dump_json()
+    assert fast == slow
+    assert fast.sample_verdicts == [] and fast.sample_verdicts is not slow.sample_verdicts

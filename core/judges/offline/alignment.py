@@ -7,7 +7,6 @@ name the signal that decided it, and the same features are stored with the claim
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -85,24 +84,22 @@ def align(
         conflicts, listing = _by_listing(claim, index, conflicts)
     negation, hedge = _wording(claim, found, ranked, wanted, th)
     attributed, elsewhere = _citation(claim, found, index, None if version else named)
-    return replace(
-        found,
-        numbers_unmatched=numbers.unmatched,
-        numbers_elsewhere=numbers.elsewhere,
-        values_invented=numbers.invented,
-        number_conflict=numbers.conflict,
-        values_misread=numbers.misread,
-        negation_mismatch=negation,
-        hedge_mismatch=hedge,
-        attributed_doc=attributed,
-        evidence_elsewhere=elsewhere,
-        names_missing=[n for n in claim.names if not _name_known(n, known)],
-        null_fields=null_fields(wanted - unknown_said(claim.text), hits, generic)
-        if null_field_claims
-        else [],
-        record_conflicts=conflicts,
-        listing_conflicts=listing,
-    )
+    # The signals go into the Alignment built above (no copy: nothing else holds it yet).
+    found.numbers_unmatched = numbers.unmatched
+    found.numbers_elsewhere = numbers.elsewhere
+    found.values_invented = numbers.invented
+    found.number_conflict = numbers.conflict
+    found.values_misread = numbers.misread
+    found.negation_mismatch = negation
+    found.hedge_mismatch = hedge
+    found.attributed_doc = attributed
+    found.evidence_elsewhere = elsewhere
+    found.names_missing = [n for n in claim.names if not _name_known(n, known)]
+    if null_field_claims:
+        found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic)
+    found.record_conflicts = conflicts
+    found.listing_conflicts = listing
+    return found
 
 
 def _wording(

@@ -23,7 +23,7 @@ from ...models import (
     claim_id,
 )
 from ...models import Verdict as V
-from ...models.claims import trusted_finding
+from ...models.claims import trusted_finding, trusted_judgement
 from .rules.table import RuleDecision
 from .signals import copy_signals
 
@@ -56,8 +56,8 @@ class Judged:
         copies."""
         d = self.decision
         # Every field is already of its declared type, so validation would only cost time.
-        return ClaimJudgement.model_construct(
-            **claim.__dict__,
+        return trusted_judgement(
+            claim,
             verdict=d.verdict,
             hallucination_type=d.type,
             severity=self.severity,
