@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..text.words import STOPWORDS, proper_names
+from ..text.words import MONTHS, STOPWORDS, WEEKDAYS, proper_names
 from .transform import Source, Transform, replace_first, word_pattern
 
 
@@ -43,10 +43,7 @@ _NAME_WORDS = 4
 #: Titles: 'Dr' alone names no one.
 _TITLES = frozenset("mr mrs ms miss dr prof sir dame lord lady st".split())
 _WORD = re.compile(r"[A-Za-z][\w'’.-]*")
-_CALENDAR = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april "
-    "may june july august september october november december".split()
-)
+_CALENDAR = WEEKDAYS | MONTHS | {"may"}
 
 
 def _clear_name(name: str, document: str) -> bool:

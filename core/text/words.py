@@ -315,6 +315,12 @@ def certainty_cues(tokens: list[str]) -> list[str]:
 
 # --------------------------------------------------------------------------- names
 
+#: Weekday and month names ('may' aside: it is a modal far more often than a month).
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+MONTHS = frozenset(
+    "january february march april june july august september october november december".split()
+)
+
 _NAME = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'\-]*[a-zA-Z0-9]|[A-Z]{2,})(?:\s+(?:[A-Z][\w&'\-]*))*")
 _NOT_NAMES = frozenset(
     """i the a an this that these those it its in on at for of to and or but if when

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ....evidence.index import Passage
+from ....text.words import MONTHS, WEEKDAYS
 from ..features import ClaimFeatures
 from .swapped import replaced_slots
 
@@ -66,13 +67,7 @@ def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | N
     return None
 
 
-#: Month and weekday names ('may' aside: it is a modal far more often than a month).
-_CALENDAR = (
-    frozenset(
-        "january february march april june july august september october november december".split()
-    ),
-    frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
-)
+_CALENDAR = (MONTHS, WEEKDAYS)
 
 
 def _other_day(a: str, b: str) -> bool:

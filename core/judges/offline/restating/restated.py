@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import EvidenceIndex, Passage
-from ....text.words import content_stems, normalize
+from ....text.words import MONTHS, WEEKDAYS, content_stems, normalize
 from ..features import Alignment, ClaimFeatures
 
 #: Share of the claim's content words the restated passage must hold.
@@ -31,9 +31,8 @@ _NEGATION_STEMS = frozenset(
         [
             *_NEGATIONS,
             "always",
-            *"monday tuesday wednesday thursday friday saturday sunday".split(),
-            *"january february march april june july august september october".split(),
-            *"november december".split(),
+            *WEEKDAYS,
+            *MONTHS,
         ]
     )
 )
