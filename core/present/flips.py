@@ -31,9 +31,9 @@ def flipped_list(flips: JudgeFlips) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def flip_lines(report: RunReport) -> list[str]:
+def flip_items(report: RunReport) -> list[str]:
     """One line per system judged more than once ([] with one sample), and its flipped
-    claims."""
+    claims: the items every face lists (padded for the terminal; the others strip them)."""
     lines: list[str] = []
     for rates in report.rates.values():
         flips = rates.judge_flips
@@ -42,17 +42,23 @@ def flip_lines(report: RunReport) -> list[str]:
         lines.append(f"  {rates.system:<14}{flip_sentence(flips)}")
         if flips.flipped_claims:
             lines.append(f"  {'':<14}flipped: {flipped_list(flips)}")
-    return ["", "Repeated judging (judge_samples):", *lines] if lines else []
+    return lines
+
+
+def flip_lines(report: RunReport) -> list[str]:
+    """The terminal's section: a heading over ``flip_items`` ([] with one sample)."""
+    items = flip_items(report)
+    return ["", "Repeated judging (judge_samples):", *items] if items else []
 
 
 def flip_markdown(report: RunReport, escape: Callable[[str], str]) -> list[str]:
-    """The same lines as a Markdown list (``escape`` is the Markdown face's text escaper)."""
-    lines = flip_lines(report)
-    if not lines:
+    """The same items as a Markdown list (``escape`` is the Markdown face's text escaper)."""
+    items = flip_items(report)
+    if not items:
         return []
     return [
         "",
         "**Repeated judging** (judge_samples):",
         "",
-        *(f"- {escape(x.strip())}" for x in lines[2:]),
+        *(f"- {escape(x.strip())}" for x in items),
     ]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ..models import SEVERITIES_DESC, AnswerAnalysis, ClaimJudgement, RunReport
-from ..present.flips import flip_lines
+from ..present.flips import flip_items
 from ..present.highlight import VERDICT_CLASS, VERDICT_COLOURS, Span, mark_spans
 from .common import (
     REVIEW_FIELDS,
@@ -321,8 +321,8 @@ def _other_rates_table(report: RunReport) -> str:
 
 def _flips(report: RunReport) -> str:
     """Repeated judging (judge_samples > 1): the flip share per system; '' with one sample."""
-    lines = flip_lines(report)
-    if not lines:
+    items = flip_items(report)
+    if not items:
         return ""
-    items = "".join(f"<li>{escape(x.strip())}</li>" for x in lines[2:])
-    return f"<h3>Repeated judging (judge_samples)</h3><ul>{items}</ul>"
+    listed = "".join(f"<li>{escape(x.strip())}</li>" for x in items)
+    return f"<h3>Repeated judging (judge_samples)</h3><ul>{listed}</ul>"
