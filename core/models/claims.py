@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import ConfigDict, Field
 
 from .record import Record
 from .verdicts import HallucinationType, Severity, Verdict
+
+_M = TypeVar("_M", bound=Record)
 
 
 class Citation(Record):
@@ -91,7 +93,6 @@ def trusted_finding(
     """A RuleFinding from values already of their declared types (a rule table's finding),
     without validation: what ``model_construct`` makes, in a third of its time (a run
     makes one for every rule that fires on every claim)."""
-    f = RuleFinding.__new__(RuleFinding)
     state = {
         "rule": rule,
         "verdict": verdict,
@@ -99,11 +100,18 @@ def trusted_finding(
         "reason": reason,
         "about": about,
     }
-    object.__setattr__(f, "__dict__", state)
-    object.__setattr__(f, "__pydantic_fields_set__", set(_FINDING_FIELDS))
-    object.__setattr__(f, "__pydantic_extra__", None)
-    object.__setattr__(f, "__pydantic_private__", None)
-    return f
+    return _unvalidated(RuleFinding, state, set(_FINDING_FIELDS))
+
+
+def _unvalidated(cls: type[_M], state: dict[str, Any], fields_set: set[str]) -> _M:
+    """An instance of `cls` holding `state` as is, laid out as ``model_construct`` lays it
+    out (the trusted builders below and above; tests/offline/test_twin_answers.py)."""
+    obj = cls.__new__(cls)
+    object.__setattr__(obj, "__dict__", state)
+    object.__setattr__(obj, "__pydantic_fields_set__", fields_set)
+    object.__setattr__(obj, "__pydantic_extra__", None)
+    object.__setattr__(obj, "__pydantic_private__", None)
+    return obj
 
 
 class ClaimJudgement(Claim):
@@ -174,15 +182,10 @@ def trusted_judgement(claim: Claim, **verdict: Any) -> ClaimJudgement:
     """A ClaimJudgement of `claim` from verdict fields already of their declared types (every
     field but ``sample_verdicts``), without validation: what ``model_construct`` makes, in a
     third of its time (a run makes one for every claim)."""
-    j = ClaimJudgement.__new__(ClaimJudgement)
     state = {**claim.__dict__, **{name: verdict[name] for name in _VERDICT_FIELDS}}
     fields_set = set(state)
     state["sample_verdicts"] = []
-    object.__setattr__(j, "__dict__", state)
-    object.__setattr__(j, "__pydantic_fields_set__", fields_set)
-    object.__setattr__(j, "__pydantic_extra__", None)
-    object.__setattr__(j, "__pydantic_private__", None)
-    return j
+    return _unvalidated(ClaimJudgement, state, fields_set)
 
 
 class VerdictCounts(Record):
