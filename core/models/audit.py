@@ -39,6 +39,11 @@ class AuditInput(Record):
         description="System -> case -> the judge (before any override) says hallucinated; "
         "for the judge's precision and recall on the audit.",
     )
+    order: list[str] = Field(
+        default_factory=list,
+        description="Every drawn case in draw order (the sample in force): a change's pairing "
+        "cuts the cases either system rates at its looks by it.",
+    )
 
 
 class CorrectedRate(Record):
@@ -99,9 +104,9 @@ class CorrectedRate(Record):
 class CorrectedChange(Record):
     """Candidate − baseline of the corrected rates (positive = worse), with its interval.
 
-    Paired over cases when both systems' rates count the same cases and the same cases are
-    audited in both (their covariance then cancels case difficulty); else the two estimates
-    are taken as independent and their variances add.
+    Paired over the cases either system's rate counts, a case one side does not rate
+    counting a known 0 there (the pairing cancels case difficulty, ``scoring.corrected``);
+    independent (variances add) only when fewer than two cases are labelled on every side.
     """
 
     baseline: str
@@ -113,7 +118,19 @@ class CorrectedChange(Record):
     ci_high: float | None = None
     confidence: float = 0.95
     paired: bool = Field(description="Paired over cases (else independent samples).")
-    n_cases: int = Field(description="Cases both rates count (paired) or 0 (independent).")
+    n_cases: int = Field(
+        description="Cases either rate counts, the pairing's (paired), or 0 (independent)."
+    )
+    n_one_sided: int = Field(
+        default=0,
+        description="Of n_cases, cases only one system's rate counts (the other abstained, "
+        "had no countable claim or a harness error): paired with a known 0 on that side.",
+    )
+    n_labelled: int = Field(
+        default=0,
+        description="Cases of the pairing in the audit sample in force with a label on every "
+        "side that rates them (paired), or 0.",
+    )
     complete: bool = Field(description="Both systems' audit samples are completely labelled.")
 
 

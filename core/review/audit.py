@@ -183,7 +183,7 @@ def audit_input(judged: RunReport, overrides: Sequence[Override]) -> AuditInput 
         s: {c: _hallucinated(rated[s][c], c in abstain, policy) for c in cases}
         for s, cases in sample.items()
     }
-    return AuditInput(sample=sample, labels=labels, judged=judge)
+    return AuditInput(sample=sample, labels=labels, judged=judge, order=drawn)
 
 
 def _audit_keys(

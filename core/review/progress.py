@@ -58,7 +58,8 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
 def _at_look(report: RunReport, audit: AuditInput, size: int) -> LookInterval:
     """The corrected figure on the first ``size`` drawn answers of each system."""
     policy = Policy.model_validate(report.policy)
-    cut = audit.model_copy(update={"sample": {s: c[:size] for s, c in audit.sample.items()}})
+    sample = {s: c[:size] for s, c in audit.sample.items()}
+    cut = audit.model_copy(update={"sample": sample, "order": audit.order[:size]})
     rates = {
         s: corrected_rate(report.analyses, report.cases, s, policy, cut) for s in report.systems
     }

@@ -29,30 +29,29 @@ so its label is the rule's and no reviewer is asked. Only the random sample feed
 correction: the severity-ordered review queue is not a random sample, and its overrides act
 through the judge labels f instead.
 
-The change candidate − baseline is paired over cases when both rates count the same cases
-and the same cases are labelled in both (per case g = f_c − f_b and d = y_c − y_b enter the
-same formula, so case difficulty cancels); otherwise the two estimates are independent and
-their variances add.
+The change candidate − baseline is paired over U, the cases either rate counts (R_b ∪ R_c:
+an abstention, an answer without countable claims or a harness error leaves a case out of
+that system's R). Each rate is a mean over U of z_i = (|U|/|R|)·y_i on its own cases and 0
+elsewhere, a value known without a label, so per case g = z(f_c) − z(f_b) and d = z(y_c) −
+z(y_b) enter the same formula and case difficulty cancels even where one side abstains. The
+weights |U|/|R| are counts of the whole run, not of the audit: the estimate stays unbiased
+on a simple random sample of U, which the drawn cases of U are. Its labelled cases: those
+drawn, cut to the last look reached in cases of U (``audit.order``), with a label on every
+side that rates them. With R_b = R_c it is the plain paired PPI of g = f_c − f_b, d = y_c −
+y_b. Only with fewer than two such cases are the two estimates taken as independent (their
+variances add). Coverage: ``tests/scoring/coverage/test_change_abstentions.py``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from ..inputs.policy import Policy
-from ..models import (
-    AnswerAnalysis,
-    AuditInput,
-    Case,
-    CorrectedChange,
-    CorrectedRate,
-    GateReason,
-    GateStatus,
-)
+from ..models import AnswerAnalysis, AuditInput, Case, CorrectedChange, CorrectedRate
 from .intervals import t_quantile
 from .judge_samples import judge_means, mean_noise
 from .looks import level_at, look_size
@@ -142,12 +141,8 @@ def _with_pseudo_labels(
     judge on every audited answer (or see no hallucination at all) leave the disagreement
     rate uncertain (0 of 30 does not prove 0), so the interval never has zero width, and λ is
     not tuned on noise. In simulation at 30 labels one each way lifts coverage from 0.85 to
-    0.95 (rates, changes). A change is a difference of two rates, so it gets
-    ``CHANGE_PSEUDO`` each way (Agresti-Caffo): with one, a judge that flips a coin on 30% of
-    answers left PPI++ a λ near 0, the change a mean of rare ±1 events, and the symmetric
-    interval covered 0.934-0.943 at 60 and 100 labels (missing above the truth 5% of the
-    time, below it 1%: the Wald interval's fault near 0); with two it covers 0.949-0.951
-    (``tests/scoring/coverage/test_judge_samples.py``)."""
+    0.95 (rates, changes); a change of two rates gets ``CHANGE_PSEUDO`` each way
+    (Agresti-Caffo; why two, measured: docs/gate.md, "The corrected figures")."""
     return (
         np.concatenate([fl, [0, 1] * each_way]),
         np.concatenate([yl, [1, 0] * each_way]),
@@ -162,6 +157,7 @@ class SystemLabels(NamedTuple):
     by_rule: int
     sample: list[str]  # the drawn cases up to the last look, in draw order
     beyond_look: int  # labelled answers past the last look, waiting for the next one
+    drawn: dict[str, int]  # case -> label of every labelled drawn answer, past the look too
 
 
 def _judge_labels(
@@ -195,16 +191,16 @@ def system_labels(
     abstain = should_abstain_ids(cases)
     judge = _judge_labels(analyses, abstain, policy, system)
     reviewed = audit.labels.get(system, {})
-    truth: dict[str, int] = {}
-    by_rule = 0
     drawn = [c for c in audit.sample.get(system, []) if c in judge]
+    labels = {
+        c: judge[c] if c in abstain else int(reviewed[c])
+        for c in drawn
+        if c in abstain or c in reviewed
+    }
     sample = drawn[: look_size(*first_look(analyses, cases, policy), len(drawn))]
-    for case_id in sample:
-        if case_id in abstain:
-            truth[case_id], by_rule = judge[case_id], by_rule + 1
-        elif case_id in reviewed:
-            truth[case_id] = int(reviewed[case_id])
-    return SystemLabels(judge, truth, by_rule, sample, len(drawn) - len(sample))
+    truth = {c: labels[c] for c in sample if c in labels}
+    by_rule = sum(1 for c in sample if c in abstain)
+    return SystemLabels(judge, truth, by_rule, sample, len(drawn) - len(sample), labels)
 
 
 def _precision_recall(
@@ -270,26 +266,27 @@ def corrected_change(
     policy: Policy,
     audit: AuditInput,
 ) -> CorrectedChange:
-    """Candidate − baseline of the corrected rates: paired over cases when both count the
-    same cases and have the same ones labelled, else independent (module doc)."""
+    """Candidate − baseline of the corrected rates, paired over the cases either rate counts
+    (a side that does not rate a case contributes a known 0 there); independent only when
+    fewer than two cases have every label the pairing needs (module doc)."""
+    abstain = should_abstain_ids(cases)
     b = system_labels(analyses, cases, baseline.system, policy, audit)
     c = system_labels(analyses, cases, candidate.system, policy, audit)
-    paired = set(b.judge) == set(c.judge) and set(b.truth) == set(c.truth)
+    labelled = _pair_labelled(audit, (baseline, candidate), (b, c))
+    same = set(b.judge) == set(c.judge) and set(b.truth) == set(c.truth)  # the old pairing
+    paired = bool(b.judge) and bool(c.judge) and (len(labelled) >= 2 or same)
+    union = list(b.judge) + [k for k in c.judge if k not in b.judge]
+    where = {k: i for i, k in enumerate(union)}
     if paired:
-        labelled = list(b.truth)
-        abstain = should_abstain_ids(cases)
         fb, nb = judge_means(analyses, list(b.judge), baseline.system, abstain, policy)
-        fc, nc = judge_means(analyses, list(b.judge), candidate.system, abstain, policy)
-        est = ppi_mean(
-            [fc[k] - fb[k] for k in b.judge],
-            [fc[k] - fb[k] for k in labelled],
-            [c.truth[k] - b.truth[k] for k in labelled],
+        fc, nc = judge_means(analyses, list(c.judge), candidate.system, abstain, policy)
+        est = paired_change(
+            _over(union, fb), _over(union, fc), _over(labelled, b.drawn),
+            _over(labelled, c.drawn), [where[k] for k in labelled],
             level_at(policy.confidence, baseline.first_look, baseline.eligible, len(labelled)),
-            bounds=(-1.0, 1.0),
             lam=None if policy.power_tuning else 1.0,
-            pseudo=CHANGE_PSEUDO,
-            noise=mean_noise(nb, list(b.judge)) + mean_noise(nc, list(b.judge)),
-        )
+            noise=(mean_noise(nb, list(b.judge)), mean_noise(nc, [k for k in union if k in nc])),
+        )  # fmt: skip
     else:
         est = _independent(baseline, candidate)
     return CorrectedChange(
@@ -302,9 +299,68 @@ def corrected_change(
         ci_high=est.high,
         confidence=policy.confidence,
         paired=paired,
-        n_cases=len(b.judge) if paired else 0,
+        n_cases=len(union) if paired else 0,
+        n_labelled=len(labelled) if paired else 0,
+        n_one_sided=len(union) - len(b.judge.keys() & c.judge.keys()) if paired else 0,
         complete=baseline.complete and candidate.complete,
     )
+
+
+def _over(keys: Sequence[str], values: Mapping[str, float]) -> np.ndarray:
+    """values[k] for each key, NaN where a system has none (it does not rate that case)."""
+    return np.array([values.get(k, math.nan) for k in keys], dtype=float)
+
+
+def paired_change(
+    f_b: np.ndarray,
+    f_c: np.ndarray,
+    y_b: np.ndarray,
+    y_c: np.ndarray,
+    labelled: Sequence[int],
+    confidence: float = 0.95,
+    lam: float | None = None,
+    noise: tuple[float, float] = (0.0, 0.0),
+) -> PPIEstimate:
+    """The change paired over U, the cases either system rates (module doc).
+
+    ``f_b``/``f_c``: the judge's (mean) label of each case of U, NaN where that system does
+    not rate it; ``y_b``/``y_c``: the labels of the ``labelled`` cases (indices into U), NaN
+    where not rated. Each rate is the mean over U of z = (|U| / |R|)·label on its rated cases
+    R and 0 elsewhere, so a one-sided case keeps its pair; with R_b = R_c = U it is the plain
+    paired PPI of g = f_c − f_b and d = y_c − y_b. ``noise``: each side's mean judge-sample
+    variance over its own rated cases (``judge_samples``)."""
+    w_b, w_c = (len(f) / np.count_nonzero(~np.isnan(f)) for f in (f_b, f_c))
+    idx = np.asarray(labelled, dtype=int)
+    g = _z(f_c, w_c) - _z(f_b, w_b)
+    return ppi_mean(
+        g,
+        g[idx],
+        _z(y_c, w_c) - _z(y_b, w_b),
+        confidence,
+        bounds=(-1.0, 1.0),
+        lam=lam,
+        pseudo=CHANGE_PSEUDO,
+        noise=w_b * noise[0] + w_c * noise[1],
+    )
+
+
+def _z(values: np.ndarray, weight: float) -> np.ndarray:
+    """weight · value on the rated cases, 0 (known, no label needed) on the others."""
+    return np.where(np.isnan(values), 0.0, weight * values)
+
+
+def _pair_labelled(
+    audit: AuditInput, rates: tuple[CorrectedRate, CorrectedRate], labs: tuple[SystemLabels, ...]
+) -> list[str]:
+    """The pairing's labelled cases: the drawn cases of U in draw order (``audit.order``;
+    a hand-made input without it: the baseline's, then the candidate's others), cut to the
+    last look reached counted in cases of U (``looks``), with a label on every side that
+    rates them."""
+    lists = [audit.sample.get(r.system, []) for r in rates]
+    drawn = audit.order or list(dict.fromkeys([*lists[0], *lists[1]]))
+    seq = [k for k in drawn if any(k in lab.judge for lab in labs)]
+    seq = seq[: look_size(rates[0].first_look, rates[0].eligible, len(seq))]
+    return [k for k in seq if all(k not in lab.judge or k in lab.drawn for lab in labs)]
 
 
 def _independent(baseline: CorrectedRate, candidate: CorrectedRate) -> PPIEstimate:
@@ -335,44 +391,3 @@ def corrected_in_force(
     if not compare:
         return True
     return change is not None and change.complete and change.ci_low is not None
-
-
-def _progress(rates: Sequence[CorrectedRate]) -> str:
-    return ", ".join(f"{r.system} {r.n_labelled} of {r.n_sample}" for r in rates)
-
-
-def audit_reason(
-    policy: Policy, corrected: Sequence[CorrectedRate | None], in_force: bool
-) -> GateReason | None:
-    """The gate's word on ``gate_on_corrected``: gating on the corrected figures (audit
-    complete), or on the judge's while the audit sample is incomplete: NEEDS_REVIEW then,
-    when reviews must come before a pass, naming the answers still to label."""
-    if not policy.gate_on_corrected:
-        return None
-    known = [r for r in corrected if r is not None]
-    if in_force:
-        return GateReason(
-            rule="gate_on_corrected",
-            status=GateStatus.PASSED,
-            observed=sum(r.n_labelled for r in known),
-            message="gating on the review-corrected answers with a hallucination: audit sample "
-            f"complete ({_progress(known)} answers labelled)",
-        )
-    waiting = [i for r in known for i in r.unlabelled]
-    if known and not waiting:
-        what = f"audit sample too small to correct with ({_progress(known)} answers labelled)"
-    elif known:
-        what = f"audit sample incomplete ({_progress(known)} answers labelled)"
-    else:
-        what = "no audit labels yet (`halgate review RUN` lists the audit sample)"
-    blocks = policy.require_review_before_pass and bool(waiting or not known)
-    return GateReason(
-        rule="gate_on_corrected",
-        status=GateStatus.NEEDS_REVIEW if blocks else GateStatus.PASSED,
-        why=f"{len(waiting)} audit answer(s) to label" if waiting else "no audit labels yet",
-        observed=len(waiting),
-        claim_ids=waiting,
-        message=f"{what}: gating on the judge's figures until every sampled answer is labelled"
-        + (f": {', '.join(waiting[:20])}" if waiting else "")
-        + (f" and {len(waiting) - 20} more" if len(waiting) > 20 else ""),
-    )

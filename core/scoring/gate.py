@@ -28,7 +28,7 @@ from ..models import (
     Verdict,
     ci_bounds,
 )
-from .corrected import audit_reason, corrected_in_force
+from .corrected import corrected_in_force
 from .decide import RuleEvidence, headline, rate_reason, worst
 from .memo import remembered
 from .metrics import blocking_claims
@@ -324,4 +324,45 @@ def _severity_reason(
         observed=len(hits),
         claim_ids=[c.claim_id for c in hits],
         message=f"{len(hits)} {block.value}-or-worse hallucination(s) in {system}: {_ids(hits)}",
+    )
+
+
+def _progress(rates: Sequence[CorrectedRate]) -> str:
+    return ", ".join(f"{r.system} {r.n_labelled} of {r.n_sample}" for r in rates)
+
+
+def audit_reason(
+    policy: Policy, corrected: Sequence[CorrectedRate | None], in_force: bool
+) -> GateReason | None:
+    """The gate's word on ``gate_on_corrected``: gating on the corrected figures (audit
+    complete), or on the judge's while the audit sample is incomplete: NEEDS_REVIEW then,
+    when reviews must come before a pass, naming the answers still to label."""
+    if not policy.gate_on_corrected:
+        return None
+    known = [r for r in corrected if r is not None]
+    if in_force:
+        return GateReason(
+            rule="gate_on_corrected",
+            status=GateStatus.PASSED,
+            observed=sum(r.n_labelled for r in known),
+            message="gating on the review-corrected answers with a hallucination: audit sample "
+            f"complete ({_progress(known)} answers labelled)",
+        )
+    waiting = [i for r in known for i in r.unlabelled]
+    if known and not waiting:
+        what = f"audit sample too small to correct with ({_progress(known)} answers labelled)"
+    elif known:
+        what = f"audit sample incomplete ({_progress(known)} answers labelled)"
+    else:
+        what = "no audit labels yet (`halgate review RUN` lists the audit sample)"
+    blocks = policy.require_review_before_pass and bool(waiting or not known)
+    return GateReason(
+        rule="gate_on_corrected",
+        status=GateStatus.NEEDS_REVIEW if blocks else GateStatus.PASSED,
+        why=f"{len(waiting)} audit answer(s) to label" if waiting else "no audit labels yet",
+        observed=len(waiting),
+        claim_ids=waiting,
+        message=f"{what}: gating on the judge's figures until every sampled answer is labelled"
+        + (f": {', '.join(waiting[:20])}" if waiting else "")
+        + (f" and {len(waiting) - 20} more" if len(waiting) > 20 else ""),
     )

@@ -39,11 +39,11 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from halgate.evaluation.benchmark import BenchRow, judge_rows, part_of
+from halgate.evaluation.benchmark import BenchRow, judge_rows_with_claims, part_of
 from halgate.inputs.policy import Policy
 from halgate.judges.build import build_judge
 from halgate.models import Document, Mode
-from halgate.scoring.corrected import CHANGE_PSEUDO, ppi_mean
+from halgate.scoring.corrected import normal_interval, paired_change, ppi_mean
 from halgate.scoring.decide import Call, RuleEvidence, call
 from halgate.scoring.intervals import t_quantile
 from halgate.scoring.looks import level_at
@@ -70,15 +70,21 @@ def load() -> list[tuple[dict, BenchRow]]:
     return out
 
 
-def judged(rows: list[tuple[dict, BenchRow]]) -> dict[str, dict[str, tuple[int, float, int]]]:
-    """Model -> source key -> (judge label, answer score, human label), judged once."""
+def judged(rows: list[tuple[dict, BenchRow]]) -> dict[str, dict[str, tuple[int, float, int, int]]]:
+    """Model -> source key -> (judge label, answer score, human label, rated), judged once;
+    rated = 0 for an answer the answer-level rate does not count (no claim: an abstention)."""
     policy = Policy(decide_on="interval")
     judge = build_judge("offline", policy, Mode.COMPARE, None)
-    preds = judge_rows(judge, [r for _, r in rows], policy, task_hints=False)
-    out: dict[str, dict[str, tuple[int, float, int]]] = defaultdict(dict)
-    for (meta, row), p in zip(rows, preds, strict=True):
+    preds, claims = judge_rows_with_claims(judge, [r for _, r in rows], policy, task_hints=False)
+    out: dict[str, dict[str, tuple[int, float, int, int]]] = defaultdict(dict)
+    for (meta, row), p, cs in zip(rows, preds, claims, strict=True):
         key = f"{row.task}:{meta['source_id']}"
-        out[meta["model"]][key] = (int(p.hallucinated), p.score, int(row.hallucinated))
+        out[meta["model"]][key] = (
+            int(p.hallucinated),
+            p.score,
+            int(row.hallucinated),
+            int(bool(cs)),
+        )
     return out
 
 
@@ -92,22 +98,54 @@ def bounds_at(g: np.ndarray, d: np.ndarray, n: int, q: float) -> tuple[float, fl
     return rho, oracle, 2 * q * spread / math.sqrt(n)
 
 
-def audits_of(g: np.ndarray, d: np.ndarray, n: int, true: float, policy: Policy) -> tuple:
-    """Mean width, coverage, right and undecided shares over ``AUDITS`` audits of n cases."""
-    rng = np.random.default_rng([n, len(g), int(1000 * (true + 1))])
-    level = level_at(policy.confidence, n, len(g), n)
+def _one_audit(
+    b: np.ndarray, c: np.ndarray, use: int, idx: np.ndarray, level: float, estimator: str
+) -> tuple[float | None, float | None, float | None]:
+    """(estimate, low, high) of one audit of the cases ``idx`` of U (rows: judge label, score,
+    human label, rated), by ``estimator`` (module doc)."""
+    rb, rc = b[:, 3] == 1, c[:, 3] == 1
+    if estimator == "new" or (rb == rc).all():
+        fb, fc = (np.where(r, x[:, use], np.nan) for r, x in ((rb, b), (rc, c)))
+        yb, yc = (np.where(r, x[:, 2], np.nan)[idx] for r, x in ((rb, b), (rc, c)))
+        e = paired_change(fb, fc, yb, yc, idx, level)
+        return e.estimate, e.low, e.high
+    parts = []  # before: each system's PPI++ rate on its own rated cases, variances added
+    for r, x in ((rb, b), (rc, c)):
+        mine = idx[r[idx]]
+        lv = level_at(0.95, len(idx), len(b), len(mine))
+        parts.append((ppi_mean(x[r, use], x[mine, use], x[mine, 2], lv), len(mine)))
+    (eb, nb), (ec, nc) = parts
+    if eb.std_error is None or ec.std_error is None or eb.estimate is None or ec.estimate is None:
+        return None, None, None
+    n = min(nb, nc)
+    q = t_quantile(level_at(0.95, len(idx), len(b), n), n - 1)
+    low, high = normal_interval(
+        ec.estimate - eb.estimate, math.hypot(eb.std_error, ec.std_error), q, (-1.0, 1.0)
+    )
+    return ec.estimate - eb.estimate, low, high
+
+
+def audits_of(
+    b: np.ndarray, c: np.ndarray, use: int, n: int, true: float, policy: Policy, estimator: str
+) -> tuple:
+    """Mean width, coverage, right and undecided shares over ``AUDITS`` audits of n cases of
+    U (the sources either answer is rated on)."""
+    rng = np.random.default_rng([n, len(b), int(1000 * (true + 1))])
+    level = level_at(policy.confidence, n, len(b), n)
     right_call = Call.ABOVE if true > LIMIT else Call.BELOW
     width = cover = right = undecided = 0.0
     for _ in range(AUDITS):
-        idx = rng.choice(len(g), n, replace=False)
-        e = ppi_mean(g, g[idx], d[idx], level, (-1.0, 1.0), pseudo=CHANGE_PSEUDO)
-        assert e.low is not None and e.high is not None
-        width += e.high - e.low
-        cover += e.low <= true <= e.high
-        verdict = call(RuleEvidence(e.estimate, e.low, e.high, n, True), LIMIT, policy)
+        idx = rng.choice(len(b), n, replace=False)
+        est, low, high = _one_audit(b, c, use, idx, level, estimator)
+        assert est is not None and low is not None and high is not None
+        width += high - low
+        cover += low <= true <= high
+        verdict = call(RuleEvidence(est, low, high, n, True), LIMIT, policy)
         right += verdict == right_call
         undecided += verdict == Call.UNDECIDED
     q = t_quantile(level, n - 1)
+    rated = (b[:, 3] == 1) & (c[:, 3] == 1)
+    g, d = (c[:, use] - b[:, use])[rated], (c[:, 2] - b[:, 2])[rated]
     return (
         width / AUDITS,
         cover / AUDITS,
@@ -118,34 +156,44 @@ def audits_of(g: np.ndarray, d: np.ndarray, n: int, true: float, policy: Policy)
 
 
 def part_figures(by_model: dict, part: str, use: int) -> None:
-    """Every pair's figures on one part of the sources (``all``: both), and their means."""
+    """Every pair's figures on one part of the sources (``all``: both), and their means, by
+    the estimator before (independent once one answer is not rated) and the new one."""
     policy = Policy(decide_on="interval")
-    totals: dict[int, list[tuple]] = defaultdict(list)
-    judge_right = 0
+    totals: dict[tuple[str, int], list[tuple]] = defaultdict(list)
+    judge_right = one_sided = 0
     pairs = list(itertools.combinations(sorted(by_model), 2))  # each pair once, in name order
     for base, cand in pairs:
         common = sorted(
-            k for k in set(by_model[base]) & set(by_model[cand]) if part in ("all", part_of(k))
-        )
+            k
+            for k in set(by_model[base]) & set(by_model[cand])
+            if part in ("all", part_of(k)) and (by_model[base][k][3] or by_model[cand][k][3])
+        )  # U: the shared sources either answer is rated on
         b = np.array([by_model[base][k] for k in common], dtype=float)
         c = np.array([by_model[cand][k] for k in common], dtype=float)
-        d, true = c[:, 2] - b[:, 2], float((c[:, 2] - b[:, 2]).mean())
+        rb, rc = b[:, 3] == 1, c[:, 3] == 1
+        one_sided += int((rb != rc).sum())
+        true = float(c[rc, 2].mean() - b[rb, 2].mean())  # rates over the rated answers
         jb = paired_bootstrap(
-            [(int(x), 1) for x in b[:, 0]], [(int(x), 1) for x in c[:, 0]], 2000, 1
+            [(int(x * r), int(r)) for x, r in b[:, [0, 3]]],
+            [(int(x * r), int(r)) for x, r in c[:, [0, 3]]],
+            2000,
+            1,
         )
         jcall = call(RuleEvidence(jb.estimate, jb.ci_low, jb.ci_high, len(common)), LIMIT, policy)
         judge_right += jcall == (Call.ABOVE if true > LIMIT else Call.BELOW)
         for n in SIZES:
-            if n < len(common):
-                totals[n].append(audits_of(c[:, use] - b[:, use], d, n, true, policy))
+            for estimator in ("before", "new"):
+                if n < len(common):
+                    totals[estimator, n].append(audits_of(b, c, use, n, true, policy, estimator))
     print(
-        f"\n[{part}] judge alone (paired bootstrap, interval rule): {judge_right} of {len(pairs)}"
+        f"\n[{part}] judge alone (paired bootstrap, interval rule): {judge_right} of {len(pairs)}; "
+        f"sources rated on one side only: {one_sided} over the {len(pairs)} pairs"
     )
-    for n, st in totals.items():
+    for (estimator, n), st in totals.items():
         a = np.array(st)
         m = a.mean(axis=0)
-        print(f"[{part}] audit {n:>3} over {len(st)} pairs: mean width {m[0]:.3f}, coverage "
-              f"{m[1]:.3f} (worst pair {a[:, 1].min():.2f}), right {m[2]:.1%}, undecided "
+        print(f"[{part}] {estimator:>6} audit {n:>3} over {len(st)} pairs: mean width {m[0]:.3f}, "
+              f"coverage {m[1]:.3f} (worst pair {a[:, 1].min():.2f}), right {m[2]:.1%}, undecided "
               f"{m[3]:.1%}, wrong {max(0.0, 1 - m[2] - m[3]):.1%}; rho {m[4]:.2f}, oracle width "
               f"{m[5]:.3f}, neyman {m[6]:.3f}", flush=True)  # fmt: skip
 

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from halgate.inputs.policy import Policy
 from halgate.models import AuditInput, Case
-from halgate.scoring.corrected import corrected_change, corrected_rate, ppi_mean, t_quantile
+from halgate.scoring.corrected import (
+    CHANGE_PSEUDO,
+    corrected_change,
+    corrected_rate,
+    paired_change,
+    ppi_mean,
+    t_quantile,
+)
 
 from ..conftest import claim
 from .conftest import analysis
@@ -128,13 +136,40 @@ def test_change_is_paired_when_both_systems_count_and_label_the_same_cases():
     assert ch.ci_low is not None and ch.ci_low < ch.estimate < ch.ci_high
 
 
-def test_change_is_independent_when_the_systems_count_different_cases():
+def test_change_stays_paired_when_one_side_abstains_with_a_known_zero_there():
+    # The baseline abstains on c4: it rates 7 cases, the candidate all 8, U = the 8. Weights
+    # |U|/|R|: baseline 8/7, candidate 1. Judge: both flag c1, and c8 (should-abstain,
+    # answered) by rule. Per case over U, g = z(f_c) - z(f_b): c1 and c8 1 - 8/7 = -1/7,
+    # else 0: mean(g) = -1/28 = 2/8 - 2/7, the judges' change.
     analyses = _answers("baseline", {"c1"}, abstained={"c4"}) + _answers("candidate", {"c1"})
     audit = AuditInput(
         sample={"baseline": ["c1", "c2", "c3"], "candidate": ["c1", "c2", "c3", "c4"]},
         labels={
             "baseline": {"c1": True, "c2": False, "c3": False},
             "candidate": {"c1": True, "c2": False, "c3": True, "c4": False},
+        },
+        order=["c1", "c2", "c3", "c4"],
+    )
+    b = corrected_rate(analyses, CASES, "baseline", CLASSIC, audit)
+    c = corrected_rate(analyses, CASES, "candidate", CLASSIC, audit)
+    ch = corrected_change(analyses, CASES, b, c, CLASSIC, audit)
+    assert ch.paired and (ch.n_cases, ch.n_one_sided, ch.n_labelled) == (8, 1, 4)
+    # labelled c1..c4: d = z(y_c) - z(y_b) = (1 - 8/7, 0, 1, 0 - nothing), g = (-1/7, 0, 0, 0)
+    # rectifier d - g = (0, 0, 1, 0): estimate -1/28 + 1/4 = 3/14 (here = c - b: 1/2 - 2/7)
+    assert ch.estimate == pytest.approx(3 / 14) and c.estimate - b.estimate == pytest.approx(3 / 14)
+    # variance: the rectifier with two pseudo-disagreements each way, (0, 0, 1, 0, 1, -1, 1,
+    # -1): Var = 39/56, over n = 4; the judge part 2Cov(g, d) - Var(g) < 0 counts 0
+    assert ch.std_error == pytest.approx(math.sqrt(39 / 56 / 4))
+    assert ch.std_error < math.hypot(b.std_error, c.std_error)  # the old independent fallback
+
+
+def test_change_is_independent_only_when_under_two_cases_are_labelled_on_every_side():
+    analyses = _answers("baseline", {"c1"}, abstained={"c4"}) + _answers("candidate", {"c1"})
+    audit = AuditInput(
+        sample={"baseline": ["c1", "c2", "c3"], "candidate": ["c1", "c2", "c3", "c4"]},
+        labels={  # only c4 (the baseline's abstention) is labelled on every side rating it
+            "baseline": {"c1": True, "c2": False},
+            "candidate": {"c3": True, "c4": False},
         },
     )
     b = corrected_rate(analyses, CASES, "baseline", CLASSIC, audit)
@@ -143,3 +178,24 @@ def test_change_is_independent_when_the_systems_count_different_cases():
     assert not ch.paired and ch.n_cases == 0
     assert ch.estimate == pytest.approx(c.estimate - b.estimate)
     assert ch.std_error == pytest.approx(math.hypot(b.std_error, c.std_error))
+
+
+def test_paired_change_is_the_old_paired_ppi_when_both_rate_every_case():
+    f_b, f_c = np.array([1.0, 0, 0, 1, 0, 0]), np.array([1.0, 1, 0, 1, 0, 1])
+    y_b, y_c, idx = np.array([1.0, 0, 0]), np.array([1.0, 1, 1]), [0, 1, 2]
+    g = f_c - f_b
+    old = ppi_mean(g, g[idx], y_c - y_b, bounds=(-1.0, 1.0), pseudo=CHANGE_PSEUDO)
+    assert paired_change(f_b, f_c, y_b, y_c, idx) == old  # bit for bit
+
+
+def test_paired_change_weights_the_judge_sample_noise_by_each_sides_share():
+    # U = 4 cases, the baseline rates 3 (weight 4/3), the candidate 4 (weight 1): the noise
+    # term is λ² (4/3 · 0.03 + 1 · 0.06) / 4 = 0.025 at λ = 1
+    f_b, f_c = np.array([1.0, 0, math.nan, 0]), np.array([1.0, 1, 0, 0])
+    y_b, y_c, idx = np.array([1.0, 0, math.nan]), np.array([1.0, 1, 0]), [0, 1, 2]
+    quiet = paired_change(f_b, f_c, y_b, y_c, idx, lam=1.0)
+    noisy = paired_change(f_b, f_c, y_b, y_c, idx, lam=1.0, noise=(0.03, 0.06))
+    assert quiet.std_error is not None and noisy.std_error is not None
+    assert noisy.std_error**2 - quiet.std_error**2 == pytest.approx(0.025)
+    # labels agree with the judge: the estimate is the judges' change, 2/4 - 1/3
+    assert noisy.estimate == quiet.estimate == pytest.approx(1 / 6)
