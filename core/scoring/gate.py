@@ -133,6 +133,7 @@ def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
         ch = cmp.corrected_change
         known = [r.corrected for r in cmp.rates.values() if r.corrected]
         labels = min(c.n_labelled for c in known)
+        labels = ch.n_labelled if ch.paired and ch.n_labelled else labels  # the pairing's own
         left = min(c.n_answers - c.n_labelled - c.beyond_look for c in known)
         gated = _evidence(ch, ch.estimate, labels, corrected=True)._replace(
             left=left,

@@ -174,6 +174,7 @@ def one_pair(base_name: str, cand_name: str, models: dict, work: Path) -> dict:
         "pair": f"{base_name} -> {cand_name}", "cases": len(keys), "true": true,
         "status": status, "labels": labels, "estimate": change.get("estimate"),
         "low": low, "high": high, "covers": covers, "right": right,
+        "paired": change.get("paired"), "one_sided": change.get("n_one_sided", 0),
     }  # fmt: skip
 
 
@@ -194,7 +195,8 @@ def main() -> None:
             print(
                 f"{r['pair']:<44} N={r['cases']:>3} true {r['true']:+.3f} -> {r['status']:<12} "
                 f"after {r['labels']:>3} labels, corrected {ci} covers {r['covers']} "
-                f"right {r['right']} [{time.perf_counter() - t0:.0f} s]",
+                f"right {r['right']}; paired {r['paired']} ({r['one_sided']} one-sided cases) "
+                f"[{time.perf_counter() - t0:.0f} s]",
                 flush=True,
             )
     decided = [r for r in results if r["right"] is not None]

@@ -195,3 +195,22 @@ def test_labels_are_append_only_overrides_with_provenance(store_db):
     assert item.label.value == "FAITHFUL" and item.latest_override.reviewer == "bo"
     assert log[-1].detail["label"] == "FAITHFUL"
     assert run.queue.counts.audit_labelled == 1
+
+
+def test_the_corrected_change_stays_paired_when_the_candidate_refuses_some_cases():
+    report = wide_report()
+    refused = {"k30", "k31"}
+    analyses = [
+        a.model_copy(update={"claims": [], "abstention": "refusal"})
+        if a.system == "candidate" and a.case_id in refused
+        else a
+        for a in report.analyses
+    ]
+    report = rescore(report.model_copy(update={"analyses": analyses}))
+    run = review_run(RUN, report, truthful_labels(report))
+    change = run.report.comparison.corrected_change
+    drawn = set(audit_cases(report))
+    assert change.paired and (change.n_cases, change.n_one_sided) == (N, 2)
+    assert change.n_labelled == len(drawn) == 30  # every drawn case: U is all 40
+    # the truth: 4/40 baseline, 4/38 candidate; the interval holds it
+    assert change.ci_low <= 4 / 38 - 4 / 40 <= change.ci_high

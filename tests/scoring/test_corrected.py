@@ -199,3 +199,30 @@ def test_paired_change_weights_the_judge_sample_noise_by_each_sides_share():
     assert noisy.std_error**2 - quiet.std_error**2 == pytest.approx(0.025)
     # labels agree with the judge: the estimate is the judges' change, 2/4 - 1/3
     assert noisy.estimate == quiet.estimate == pytest.approx(1 / 6)
+
+
+def test_the_pairing_cuts_the_drawn_cases_at_its_own_looks_in_draw_order():
+    # audit_sample 2 of 8 eligible cases: looks at 2, 4 and 8 cases. Six cases drawn and
+    # labelled; the baseline abstains on c3, so the baseline has 5 drawn answers (its own
+    # look: 4 answers, c1 c2 c4 c5) and the candidate 6 (c1-c4). The pairing counts cases of
+    # U in draw order: 6 reach the look at 4, so it reads c1-c4 (c3 with the baseline's 0).
+    policy = Policy(power_tuning=False, audit_sample=2)
+    analyses = _answers("baseline", {"c1"}, abstained={"c3"}) + _answers("candidate", {"c2"})
+    order = ["c1", "c2", "c3", "c4", "c5", "c6"]
+    audit = AuditInput(
+        sample={"baseline": [c for c in order if c != "c3"], "candidate": order},
+        labels={
+            "baseline": dict.fromkeys(order, False),
+            "candidate": {c: c not in ("c1", "c4") for c in order},
+        },
+        order=order,
+    )
+    b = corrected_rate(analyses, CASES, "baseline", policy, audit)
+    c = corrected_rate(analyses, CASES, "candidate", policy, audit)
+    assert (b.n_labelled, b.beyond_look, c.n_labelled, c.beyond_look) == (4, 1, 4, 2)
+    ch = corrected_change(analyses, CASES, b, c, policy, audit)
+    assert ch.paired and (ch.n_cases, ch.n_one_sided, ch.n_labelled) == (8, 1, 4)
+    # on c1-c4, g = (0 - 8/7, 1, 0, 0) and d = (0, 1, 1, 0): rectifier mean (8/7 + 1) / 4 =
+    # 15/28; mean(g) over U, the judges' change 2/8 - 2/7 = -1/28: estimate 1/2 (with c5 and
+    # c6, past the look, it would be 2/8 - 2/7 + (8/7 + 3) / 6)
+    assert ch.estimate == pytest.approx(1 / 2)
