@@ -56,7 +56,8 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
 
 
 def _at_look(report: RunReport, audit: AuditInput, size: int) -> LookInterval:
-    """The corrected figure on the first ``size`` drawn answers of each system."""
+    """The corrected figure on the first ``size`` drawn answers of each system (the change:
+    on the first ``size`` drawn cases, its pairing's own count)."""
     policy = Policy.model_validate(report.policy)
     sample = {s: c[:size] for s, c in audit.sample.items()}
     cut = audit.model_copy(update={"sample": sample, "order": audit.order[:size]})

@@ -3,15 +3,20 @@
 Six LLMs answered the same sources in RAGTruth; every pair of them is a release pair
 (baseline = the first, candidate = the second) over the sources both answered, with the
 humans' answer labels as the truth. The offline judge labels every answer once, without
-task hints (a user's suite has no tags). For each pair and audit size n, ``AUDITS`` random
-audits of n cases are "labelled" with the humans' labels and the product's estimator
-(``scoring.corrected.ppi_mean`` at the first look's level, ``looks``) gives the corrected
-change, decided by the product's rule (``scoring.decide.call``) against a 5-point limit.
+task hints (a user's suite has no tags); an answer it finds no claim in is not rated (an
+abstention, as in the product), so a pair's cases U are the shared sources either answer is
+rated on and its true change is that of the humans' rates over rated answers. For each pair
+and audit size n, ``AUDITS`` random audits of n cases of U are "labelled" with the humans'
+labels and an estimator at the first look's level (``looks``) gives the corrected change,
+decided by the product's rule (``scoring.decide.call``) against a 5-point limit. Two
+estimators on the same audits: ``new``, the product's (``scoring.corrected.paired_change``,
+paired over U), and ``before``, the one it replaced (paired only when both answers of every
+source are rated, else two per-system PPI++ rates with their variances added).
 
-Printed per audit size: mean interval width, coverage of the pair's true change (the
-humans' labels on the same sources), and the share of audits in which the decision is the
-right one (FAILED for a true change above the limit, PASSED at or below it) or undecided.
-Without the audit: the judge's own decision (paired bootstrap interval, ``metrics``).
+Printed per estimator and audit size: mean interval width, coverage of the pair's true
+change, and the share of audits in which the decision is the right one (FAILED for a true
+change above the limit, PASSED at or below it) or undecided. Without the audit: the judge's
+own decision (paired bootstrap interval, ``metrics``).
 
 Parts: a source is in the tune or the holdout part by ``evaluation.benchmark.part_of`` of
 its key (``task:source_id``), so both answers of a pair fall in one part. The figures are
