@@ -95,10 +95,16 @@ def test_a_claim_that_turns_a_field_around_is_caught(claim: str, field: str) -> 
         # A new clause after a comma ends the denial before it.
         "While they don't offer takeout, they do feature outdoor seating.",
         "Despite no garage parking, the street parking is available.",
+        # A time said of no day and of no opening is the time of something else.
+        "Outdoor seating only becomes available from 8:00 AM.",
     ],
 )
 def test_a_claim_the_record_agrees_with_raises_nothing(claim: str) -> None:
     assert conflicts(claim) == []
+
+
+def test_a_time_said_of_no_day_is_an_opening_hour_when_the_claim_speaks_of_opening() -> None:
+    assert conflicts("It opens at 8:00 AM.") != []
 
 
 def test_days_and_times_are_read_from_prose() -> None:

@@ -31,6 +31,11 @@ _TIME = re.compile(
 DAY_NAMES = tuple(d.title() for d in _DAYS)
 _HOURS_VALUE = re.compile(r"^\s*(\d{1,2}):(\d{1,2})\s*-\s*(\d{1,2}):(\d{1,2})\s*$")
 _CLOSED_WORDS = frozenset({"closed", "close"})
+#: Words that make a time said of no day an opening hour ("opens at 9 AM", "hours 9-5").
+_OPENING_WORDS = (
+    frozenset("open opens opened opening closes closing hours operates operating operate".split())
+    | _CLOSED_WORDS
+)
 
 
 def weekday(word: str) -> int | None:
@@ -119,6 +124,8 @@ def wrong_days(
         if bad:
             wrong.append(d)
     loose = {t for days, times, _ in statements if not days for t in times}
+    if not _OPENING_WORDS & set(tokenize(text)):
+        loose = set()  # "outdoor seating from 8 AM" gives the time of something else
     known = {t for o in week.values() if o for t in o}
     if loose and known and not loose <= known:
         wrong += [d for d, o in week.items() if o and d not in wrong]
