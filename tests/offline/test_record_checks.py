@@ -7,7 +7,12 @@ import json
 import pytest
 from halgate.evidence.index import evidence_index
 from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.offline.opening_hours import claimed_days, claimed_times, wrong_days
+from halgate.judges.offline.opening_hours import (
+    claimed_days,
+    claimed_times,
+    hours_agree,
+    wrong_days,
+)
 from halgate.judges.offline.record_checks import listing_facts, record_conflicts
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
@@ -117,6 +122,26 @@ def test_days_and_times_are_read_from_prose() -> None:
     assert claimed_times("from 11:30 AM to 9 p.m.") == {690, 1260}
     assert claimed_times("12:00 PM to 21:00 PM, until midnight") == {720, 1260, 0}
     assert claimed_times("a 4.5 star rating and 20 reviews") == set()
+
+
+def test_hours_agree_when_the_week_has_every_day_the_claim_times_and_none_is_wrong() -> None:
+    week = {1: (720, 1260), 2: (720, 1260), 3: (720, 1260), 4: (720, 1320), 5: (720, 1320)}
+    assert hours_agree("It opens 12 PM to 9 PM Tuesday to Thursday, till 10 PM on Fridays.", week)
+    assert not hours_agree("It opens 12 PM to 9 PM Tuesday to Friday.", week)  # Friday: 10
+    assert not hours_agree("It opens 12 PM to 9 PM on Mondays.", week)  # no hours for Monday
+    assert not hours_agree("It is open Tuesday to Thursday.", week)  # no time given
+
+
+def test_hours_the_record_confirms_are_covered_by_its_day_fields() -> None:
+    """Each day is a field of its own, so word overlap found one day's words at a time and
+    left a right hours claim uncovered; hours the week confirms count as said."""
+    right = "It is open from 5 PM to 9 PM Tuesday to Thursday."
+    wrong = "It is open from 5 PM to 9 PM Tuesday to Friday."
+    task = JudgeTask(case=Case(case_id="c", question="Describe it."), documents=[RECORD],
+                     answers={"a": right, "b": wrong})  # fmt: skip
+    claims = OfflineJudge(use_model=False).judge_task(task).claims
+    assert claims["a"][0].signals["coverage"] > 0.7, claims["a"][0].rationale
+    assert claims["b"][0].verdict == Verdict.CONTRADICTED, claims["b"][0].rationale
 
 
 def test_wrong_days_reads_missing_days_as_closed_and_zero_hours_as_undecided() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ...text.words import tokenize
+from ...text.words import content_stems, tokenize
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY_WORD = {d: i for i, d in enumerate(_DAYS)} | {d + "s": i for i, d in enumerate(_DAYS)}
@@ -85,6 +85,35 @@ def _minutes(m: re.Match[str]) -> int | None:
     elif ampm.startswith("a") and h == 12:
         h = 0
     return (h * 60 + mins) % 1440
+
+
+#: The words of an opening-hours statement: a record's week says them when it agrees with
+#: the claim (its fields hold one day each, so word overlap finds only a day at a time).
+HOURS_STEMS = frozenset(
+    content_stems(
+        tokenize(
+            " ".join(_DAY_WORD) + " weekday weekdays weekend weekends daily am pm noon midnight "
+            "open opens opened opening close closes closing closed operate operates operating "
+            "operated hours till until"
+        )
+    )
+)
+
+
+def hours_agree(
+    text: str,
+    week: dict[int, tuple[int, int] | None],
+    closed_days: frozenset[int] = frozenset(),
+    missing_closed: bool = False,
+) -> bool:
+    """The claim gives opening hours (a day with a time) and the record's week has hours for
+    every day it gives a time for, none of them wrong (arguments as for `wrong_days`)."""
+    timed = {d for days, times, _ in _hour_statements(text) if times for d in days}
+    return (
+        bool(timed)
+        and timed <= set(week)
+        and not wrong_days(text, week, closed_days, missing_closed)
+    )
 
 
 def wrong_days(

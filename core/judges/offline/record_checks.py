@@ -22,7 +22,7 @@ from ...evidence.index import Passage, make_passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS, Leaf, key_parts
 from ...text.words import is_negation, stem, tokenize
 from .conventions import LISTING_AFFIRMING, LISTING_KEY_STEMS
-from .opening_hours import DAY_NAMES, opening_of, says_closed, weekday, wrong_days
+from .opening_hours import DAY_NAMES, hours_agree, opening_of, says_closed, weekday, wrong_days
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...evidence.index import DocumentIndex, EvidenceIndex
@@ -252,12 +252,23 @@ def _lowercase_in(own: frozenset[str], text: str) -> bool:
     return all(any(stem(w) == s and w.islower() for w in words) for s in own)
 
 
+def hours_confirmed(text: str, facts: RecordFacts) -> bool:
+    """The claim gives opening hours and the records' week agrees with every day it names."""
+    return bool(facts.hours) and hours_agree(
+        text, _open_week(facts), facts.closed, facts.missing_closed
+    )
+
+
+def _open_week(facts: RecordFacts) -> dict[int, tuple[int, int] | None]:
+    return {d: opening for d, (_, opening) in facts.hours.items() if d not in facts.closed}
+
+
 def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
     """The claim's wrong opening days as conflicts: the day's field, or the whole listing
     for a day it leaves out."""
     if not facts.hours:
         return []
-    week = {d: opening for d, (_, opening) in facts.hours.items() if d not in facts.closed}
+    week = _open_week(facts)
     out = []
     for d in wrong_days(text, week, facts.closed, facts.missing_closed):
         if d in facts.hours:
