@@ -190,7 +190,9 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
         return True
 
     def known(t: str) -> bool:
-        forms = (t, t + "'s", t.removesuffix("s"))
+        forms: tuple[str, ...] = (t, t + "'s", t.removesuffix("s"))
+        if t.endswith("s"):
+            forms += (t[:-1] + "'s",)  # a plural with an apostrophe: "TVs" / "TV's"
         return any(f in v for f in forms for v in vocabs)
 
     if all(known(t) for t in tokens):

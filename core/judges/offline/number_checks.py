@@ -24,6 +24,7 @@ from ...evidence.named_values import value_context as _context
 from ...text.bounds import bound
 from ...text.former import is_former, speaks_of_the_past
 from ...text.quantities import Quantity, comparable, quantity_matches
+from .record_checks import case_facts, week_states
 from .source_rules import superseded
 
 if TYPE_CHECKING:
@@ -58,12 +59,10 @@ def check_numbers(
     named: DocumentIndex | None = None,
 ) -> NumberFindings:
     """Unmatched claim numbers; a different value in the same context nearby is a conflict
-    (`al`: the claim's retrieved evidence, read only).
-
-    Order matters: the best evidence first (a number found there is supported, a rival
-    value there is a conflict), then the same number in the same context in any retrieved
-    passage, then anywhere in the documents or the question (not invented, if not proven).
-    """
+    (`al`: the claim's retrieved evidence, read only). Order matters: the best evidence
+    first (a number found there is supported, a rival value there is a conflict), then the
+    same number in the same context in any retrieved passage, then anywhere in the
+    documents or the question (not invented, if not proven)."""
     near = list(al.support) + ([al.best] if al.best and al.best not in al.support else [])
     window = (th.number_context_before, th.number_context_after)
     # A passage must cover the claim nearly as well as its best evidence to speak of it.
@@ -312,11 +311,12 @@ def _conflicting(
 
 
 def _named(claim: ClaimFeatures, q: Quantity, ix: EvidenceIndex, window: tuple[int, int]) -> bool:
-    """A record's own field, a label ("step 4") or an age states the value (named_values)."""
+    """A record's own field, a label ("step 4"), an age or the week states the value."""
     return (
         labelled(claim.body, q, ix)
         or age_stated(claim.body, q, claim.names, ix)
         or field_states(_context(claim.body, q, window), q, ix)
+        or (q.kind == "time" and week_states(claim.body, int(q.value), case_facts(ix)))
     )
 
 

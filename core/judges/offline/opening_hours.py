@@ -100,17 +100,26 @@ HOURS_STEMS = frozenset(
 )
 
 
+def speaks_of_opening(text: str) -> bool:
+    """The claim speaks of opening hours ("opens", "closes", "hours", "operates")."""
+    return not _OPENING_WORDS.isdisjoint(tokenize(text))
+
+
 def hours_agree(
     text: str,
     week: dict[int, tuple[int, int] | None],
     closed_days: frozenset[int] = frozenset(),
     missing_closed: bool = False,
 ) -> bool:
-    """The claim gives opening hours (a day with a time) and the record's week has hours for
-    every day it gives a time for, none of them wrong (arguments as for `wrong_days`)."""
-    timed = {d for days, times, _ in _hour_statements(text) if times for d in days}
+    """The claim gives opening hours (a day with a time, or a time of no day and opening
+    words) and the record's week has hours for every day it gives a time for, none of them
+    wrong (arguments as for `wrong_days`)."""
+    statements = _hour_statements(text)
+    timed = {d for days, times, _ in statements if times for d in days}
+    # Times said of no day ("open all week, until 1:30 am") must each be one of the week's.
+    loose = any(times and not days for days, times, _ in statements) and speaks_of_opening(text)
     return (
-        bool(timed)
+        (bool(timed) or loose)
         and timed <= set(week)
         and not wrong_days(text, week, closed_days, missing_closed)
     )
@@ -153,7 +162,7 @@ def wrong_days(
         if bad:
             wrong.append(d)
     loose = {t for days, times, _ in statements if not days for t in times}
-    if not _OPENING_WORDS & set(tokenize(text)):
+    if not speaks_of_opening(text):
         loose = set()  # "outdoor seating from 8 AM" gives the time of something else
     known = {t for o in week.values() if o for t in o}
     if loose and known and not loose <= known:

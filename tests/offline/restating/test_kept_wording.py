@@ -55,3 +55,19 @@ def test_the_same_meaning_in_other_words_is_supported(claim: str) -> None:
 def test_a_changed_meaning_is_still_caught(claim: str, rule: str) -> None:
     verdict, decided = _rule_verdict(claim)
     assert verdict != Verdict.SUPPORTED and decided == rule
+
+
+def test_a_double_negation_with_a_negative_pole_is_no_flip() -> None:
+    doc = Document(doc_id="speech", text="People deserve a leader who will not disrespect them.")
+    task = JudgeTask(case=Case(case_id="c", question="?"), documents=[doc],
+                     answers={"s": "People deserve a leader who respects them."})  # fmt: skip
+    (claim,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    assert claim.deciding_rule != "polarity_flip", claim.rationale
+
+
+def test_a_plural_written_with_an_apostrophe_names_the_same_thing() -> None:
+    doc = Document(doc_id="review", text="O'Malleys has TV's in abundance for the games.")
+    task = JudgeTask(case=Case(case_id="c", question="?"), documents=[doc],
+                     answers={"s": "O'Malleys has many TVs for the games."})  # fmt: skip
+    (claim,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    assert claim.signals["names_missing"] == [], claim.rationale

@@ -48,6 +48,11 @@ _NEGATIVE_POLE = {
     "disabled": "enabled",
     "impossible": "possible",
     "unable": "able",
+    "unlikely": "likely",
+    "disallowed": "allowed",
+    "disrespect": "respect",
+    "disagree": "agree",
+    "dislike": "like",
 }
 #: Words that deny nothing after 'no' or 'not': 'no more than 4' is a bound.
 _BOUND_WORDS = frozenset("more less later earlier sooner fewer longer only".split())
