@@ -72,7 +72,7 @@ x = times:1 x:1
 iu = iu:1 units:1 unit:1
 lb = lb:1 lbs:1 pounds:1
 oz = oz:1 ounces:1 ounce:1
-deg = degrees:1 °c:1 °f:1
+deg = degrees:1 degree:1 °c:1 °f:1
 usd = dollars:1 dollar:1 usd:1
 eur = euros:1 euro:1 eur:1
 """

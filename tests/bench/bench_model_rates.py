@@ -9,12 +9,14 @@ Printed for every row of the dev file and for its holdout part alone (the judge'
 fitted on the tune part, so the holdout figure is the honest one). A measurement only: no
 variant is chosen on it.
 
-Run: ``nice .venv/bin/python tests/bench/bench_model_rates.py`` (needs /work/shared; a few
-minutes for the judge).
+Run: ``nice .venv/bin/python tests/bench/bench_model_rates.py [--part tune]`` (needs
+/work/shared; a few minutes for the judge). ``--part tune`` judges the tune part's rows only,
+so a session choosing between variants never sees a holdout figure.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections import defaultdict
 
@@ -56,7 +58,17 @@ def report(title: str, labels: list[tuple[str, int, int]]) -> None:
 def main() -> None:
     if not DEV.exists():
         sys.exit(f"{DEV} not found")
-    rows = load()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--part",
+        choices=("every", "tune", "holdout"),
+        default="every",
+        help="'tune' judges and prints the tune part only (where variants are chosen), "
+        "'holdout' the holdout part only; 'every' (the default) prints all rows, the "
+        "holdout part and the tune part",
+    )
+    part = parser.parse_args().part
+    rows = [(m, r) for m, r in load() if part == "every" or part_of(r.id) == part]
     policy = Policy()
     judge = build_judge("offline", policy, Mode.COMPARE, None)
     preds = judge_rows(judge, [r for _, r in rows], policy, task_hints=False)
@@ -64,9 +76,11 @@ def main() -> None:
         (meta["model"], int(p.hallucinated), int(row.hallucinated), part_of(row.id))
         for (meta, row), p in zip(rows, preds, strict=True)
     ]
-    report("all rows of the dev file", [(m, j, h) for m, j, h, _ in labels])
-    report("holdout part", [(m, j, h) for m, j, h, part in labels if part == "holdout"])
-    report("tune part", [(m, j, h) for m, j, h, part in labels if part == "tune"])
+    if part == "every":
+        report("all rows of the dev file", [(m, j, h) for m, j, h, _ in labels])
+    for name in ("holdout", "tune"):
+        if part in ("every", name):
+            report(f"{name} part", [(m, j, h) for m, j, h, p in labels if p == name])
 
 
 if __name__ == "__main__":

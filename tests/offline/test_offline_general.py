@@ -204,6 +204,8 @@ def test_claims_about_null_fields_follow_the_policy(knob: str, flagged: bool) ->
         ("Taffy's Pizza does not give details on live music.", False),
         # Only what follows the cue is said to be unknown.
         ("Taffy's Pizza plays live music but has no details on its parking.", True),
+        ("Taffy's Pizza does not have a specific music style mentioned.", False),
+        ("No live music is listed for Taffy's Pizza.", False),
     ],
 )
 def test_a_claim_that_says_a_null_field_is_unknown_fills_no_gap(answer: str, flagged: bool):

@@ -7,8 +7,18 @@ import json
 import pytest
 from halgate.evidence.index import evidence_index
 from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.offline.opening_hours import claimed_days, claimed_times, wrong_days
-from halgate.judges.offline.record_checks import listing_facts, record_conflicts
+from halgate.judges.offline.opening_hours import (
+    claimed_days,
+    claimed_times,
+    hours_agree,
+    wrong_days,
+)
+from halgate.judges.offline.record_checks import (
+    case_facts,
+    listing_facts,
+    record_conflicts,
+    week_states,
+)
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
 from halgate.text.words import tokenize
@@ -67,6 +77,11 @@ def conflicts(text: str, record: Document = RECORD) -> list[str]:
         ("Reservations are not accepted.", "attributes.RestaurantsReservations = true"),
         ("It is open Tuesday to Saturday from 5 PM to 9 PM.", 'hours.Friday = "17:0-22:0"'),
         ("On weekends it closes at 10:30 PM.", 'hours.Saturday = "17:0-22:0"'),
+        # An article after a comma opens a clause of its own when it goes on past an item.
+        (
+            "There is no garage parking, a parking lot is available.",
+            "attributes.BusinessParking.lot = false",
+        ),
     ],
 )
 def test_a_claim_that_turns_a_field_around_is_caught(claim: str, field: str) -> None:
@@ -95,10 +110,22 @@ def test_a_claim_that_turns_a_field_around_is_caught(claim: str, field: str) -> 
         # A new clause after a comma ends the denial before it.
         "While they don't offer takeout, they do feature outdoor seating.",
         "Despite no garage parking, the street parking is available.",
+        # A time said of no day and of no opening is the time of something else.
+        "Outdoor seating only becomes available from 8:00 AM.",
+        # A list's items after a comma are still denied, an article before them or not.
+        "Parking is on the street but not in a garage, a lot, or valet.",
+        # The key's words apart, one denied and one asserted: another thing is denied.
+        "There is no indoor seating, but there are outdoor tables.",
+        # What a customer said is about the review, not the record's yes/no fields.
+        "A customer mentioned that they held upscale events there.",
     ],
 )
 def test_a_claim_the_record_agrees_with_raises_nothing(claim: str) -> None:
     assert conflicts(claim) == []
+
+
+def test_a_time_said_of_no_day_is_an_opening_hour_when_the_claim_speaks_of_opening() -> None:
+    assert conflicts("It opens at 8:00 AM.") != []
 
 
 def test_days_and_times_are_read_from_prose() -> None:
@@ -111,6 +138,41 @@ def test_days_and_times_are_read_from_prose() -> None:
     assert claimed_times("from 11:30 AM to 9 p.m.") == {690, 1260}
     assert claimed_times("12:00 PM to 21:00 PM, until midnight") == {720, 1260, 0}
     assert claimed_times("a 4.5 star rating and 20 reviews") == set()
+
+
+def test_hours_agree_when_the_week_has_every_day_the_claim_times_and_none_is_wrong() -> None:
+    week = {1: (720, 1260), 2: (720, 1260), 3: (720, 1260), 4: (720, 1320), 5: (720, 1320)}
+    assert hours_agree("It opens 12 PM to 9 PM Tuesday to Thursday, till 10 PM on Fridays.", week)
+    assert not hours_agree("It opens 12 PM to 9 PM Tuesday to Friday.", week)  # Friday: 10
+    assert not hours_agree("It opens 12 PM to 9 PM on Mondays.", week)  # no hours for Monday
+    assert not hours_agree("It is open Tuesday to Thursday.", week)  # no time given
+
+
+def test_a_time_of_no_day_agrees_when_the_week_has_it_and_the_claim_speaks_of_opening() -> None:
+    week = {1: (1020, 1260), 4: (1020, 1320)}
+    assert hours_agree("It operates until 10 PM.", week)
+    assert not hours_agree("It operates until 11 PM.", week)
+    assert not hours_agree("The kitchen serves food until 10 PM.", week)  # no opening words
+
+
+def test_the_week_states_a_time_of_an_hours_claim_on_a_day_it_names() -> None:
+    facts = case_facts(evidence_index([RECORD]))
+    assert week_states("It is open until 10 PM on Fridays.", 1320, facts)
+    assert not week_states("It is open until 10 PM on Tuesdays.", 1320, facts)
+    assert week_states("It operates every week until 10 PM.", 1320, facts)  # no day: any day
+    assert not week_states("A table for 10 PM was booked.", 1320, facts)  # no opening words
+
+
+def test_hours_the_record_confirms_are_covered_by_its_day_fields() -> None:
+    """Each day is a field of its own, so word overlap found one day's words at a time and
+    left a right hours claim uncovered; hours the week confirms count as said."""
+    right = "It is open from 5 PM to 9 PM Tuesday to Thursday."
+    wrong = "It is open from 5 PM to 9 PM Tuesday to Friday."
+    task = JudgeTask(case=Case(case_id="c", question="Describe it."), documents=[RECORD],
+                     answers={"a": right, "b": wrong})  # fmt: skip
+    claims = OfflineJudge(use_model=False).judge_task(task).claims
+    assert claims["a"][0].signals["coverage"] > 0.7, claims["a"][0].rationale
+    assert claims["b"][0].verdict == Verdict.CONTRADICTED, claims["b"][0].rationale
 
 
 def test_wrong_days_reads_missing_days_as_closed_and_zero_hours_as_undecided() -> None:

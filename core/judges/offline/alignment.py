@@ -20,7 +20,8 @@ from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
 from .number_checks import cover as _cover
-from .record_checks import Conflict, case_facts, listing_facts, record_conflicts
+from .opening_hours import HOURS_STEMS
+from .record_checks import Conflict, case_facts, hours_confirmed, listing_facts, record_conflicts
 from .source_rules import current_hits, null_fields, unknown_said, version_marks, version_named
 
 if TYPE_CHECKING:
@@ -58,9 +59,12 @@ def align(
         hits = [h for h in hits if h.passage.doc_id not in siblings] or hits
     ranked = _rank(hits, claim, index, named.doc_id if named else None, th)
     best = ranked[0].passage if ranked else None
-    coverage = _cover(wanted, best.stems) if best else 0.0
+    facts = case_facts(index)
+    # Opening hours the record's week confirms: its day fields say the claim's hour words.
+    said = HOURS_STEMS & wanted if hours_confirmed(claim.body, facts) else frozenset()
+    coverage = _cover(wanted, best.stems | said) if best else 0.0
     support, union = _greedy_cover(wanted, ranked[: retrieval.multi_hop_passages])
-    multi_cov = _cover(wanted, union) * th.multi_hop_discount
+    multi_cov = _cover(wanted, union | said) * th.multi_hop_discount
     # The retrieved evidence first; every signal below reads it and returns its own typed
     # result, and the claim's Alignment is assembled from them once, at the end.
     found = Alignment(
@@ -71,14 +75,14 @@ def align(
         doc_coverage=_cover(wanted, index.stems),
         question_coverage=_cover(wanted, question.stems) if wanted else 0.0,
         support=[best] if best and coverage >= multi_cov else support,
-        missing_stems=sorted(wanted - union - (best.stems if best else frozenset())),
+        missing_stems=sorted(wanted - union - said - (best.stems if best else frozenset())),
     )
     numbers = check_numbers(
         claim, found, index, current_hits(hits, index, named), question, th, named
     )
     known = (index.vocabulary, question.vocabulary)
     generic = GENERIC_KEY_STEMS | (LISTING_KEY_STEMS if conventions.listings else frozenset())
-    conflicts = record_conflicts(claim.body, claim.tokens, case_facts(index))
+    conflicts = record_conflicts(claim.body, claim.tokens, facts)
     listing: list[Conflict] = []
     if conventions.listings:
         conflicts, listing = _by_listing(claim, index, conflicts)
@@ -186,7 +190,9 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
         return True
 
     def known(t: str) -> bool:
-        forms = (t, t + "'s", t.removesuffix("s"))
+        forms: tuple[str, ...] = (t, t + "'s", t.removesuffix("s"))
+        if t.endswith("s"):
+            forms += (t[:-1] + "'s",)  # a plural with an apostrophe: "TVs" / "TV's"
         return any(f in v for f in forms for v in vocabs)
 
     if all(known(t) for t in tokens):

@@ -15,15 +15,16 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import permutations
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
+from ...evidence.named_values import age_stated, field_states, labelled
+from ...evidence.named_values import value_context as _context
 from ...text.bounds import bound
 from ...text.former import is_former, speaks_of_the_past
 from ...text.quantities import Quantity, comparable, quantity_matches
-from ...text.words import content_stems, tokenize
+from .record_checks import case_facts, week_states
 from .source_rules import superseded
 
 if TYPE_CHECKING:
@@ -58,12 +59,10 @@ def check_numbers(
     named: DocumentIndex | None = None,
 ) -> NumberFindings:
     """Unmatched claim numbers; a different value in the same context nearby is a conflict
-    (`al`: the claim's retrieved evidence, read only).
-
-    Order matters: the best evidence first (a number found there is supported, a rival
-    value there is a conflict), then the same number in the same context in any retrieved
-    passage, then anywhere in the documents or the question (not invented, if not proven).
-    """
+    (`al`: the claim's retrieved evidence, read only). Order matters: the best evidence
+    first (a number found there is supported, a rival value there is a conflict), then the
+    same number in the same context in any retrieved passage, then anywhere in the
+    documents or the question (not invented, if not proven)."""
     near = list(al.support) + ([al.best] if al.best and al.best not in al.support else [])
     window = (th.number_context_before, th.number_context_after)
     # A passage must cover the claim nearly as well as its best evidence to speak of it.
@@ -96,6 +95,7 @@ def check_numbers(
             )
             or _date_reckoned(q, claim.quantities, near + passages)
             or _in_context(claim, q, passages, window, floor)
+            or _named(claim, q, index, window)
         ):
             continue
         rival = _conflicting(claim, q, near, window)
@@ -310,13 +310,14 @@ def _conflicting(
     return None
 
 
-@lru_cache(maxsize=65_536)
-def _context(text: str, q: Quantity, window: tuple[int, int]) -> frozenset[str]:
-    """Content stems around a value: `window` characters (before, after) what it is about.
-    Memoised: each passage's values are compared with every claim of the case."""
-    before, after = window
-    around = text[max(0, q.start - before) : q.start] + " " + text[q.end : q.end + after]
-    return frozenset(content_stems(tokenize(around)))
+def _named(claim: ClaimFeatures, q: Quantity, ix: EvidenceIndex, window: tuple[int, int]) -> bool:
+    """A record's own field, a label ("step 4"), an age or the week states the value."""
+    return (
+        labelled(claim.body, q, ix)
+        or age_stated(claim.body, q, claim.names, ix)
+        or field_states(_context(claim.body, q, window), q, ix)
+        or (q.kind == "time" and week_states(claim.body, int(q.value), case_facts(ix)))
+    )
 
 
 def _date_reckoned(q: Quantity, dates: tuple[Quantity, ...], evidence: list[Passage]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ...text.words import tokenize
+from ...text.words import content_stems, tokenize
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY_WORD = {d: i for i, d in enumerate(_DAYS)} | {d + "s": i for i, d in enumerate(_DAYS)}
@@ -31,6 +31,11 @@ _TIME = re.compile(
 DAY_NAMES = tuple(d.title() for d in _DAYS)
 _HOURS_VALUE = re.compile(r"^\s*(\d{1,2}):(\d{1,2})\s*-\s*(\d{1,2}):(\d{1,2})\s*$")
 _CLOSED_WORDS = frozenset({"closed", "close"})
+#: Words that make a time said of no day an opening hour ("opens at 9 AM", "hours 9-5").
+_OPENING_WORDS = (
+    frozenset("open opens opened opening closes closing hours operates operating operate".split())
+    | _CLOSED_WORDS
+)
 
 
 def weekday(word: str) -> int | None:
@@ -82,6 +87,44 @@ def _minutes(m: re.Match[str]) -> int | None:
     return (h * 60 + mins) % 1440
 
 
+#: The words of an opening-hours statement: a record's week says them when it agrees with
+#: the claim (its fields hold one day each, so word overlap finds only a day at a time).
+HOURS_STEMS = frozenset(
+    content_stems(
+        tokenize(
+            " ".join(_DAY_WORD) + " weekday weekdays weekend weekends daily am pm noon midnight "
+            "open opens opened opening close closes closing closed operate operates operating "
+            "operated hours till until"
+        )
+    )
+)
+
+
+def speaks_of_opening(text: str) -> bool:
+    """The claim speaks of opening hours ("opens", "closes", "hours", "operates")."""
+    return not _OPENING_WORDS.isdisjoint(tokenize(text))
+
+
+def hours_agree(
+    text: str,
+    week: dict[int, tuple[int, int] | None],
+    closed_days: frozenset[int] = frozenset(),
+    missing_closed: bool = False,
+) -> bool:
+    """The claim gives opening hours (a day with a time, or a time of no day and opening
+    words) and the record's week has hours for every day it gives a time for, none of them
+    wrong (arguments as for `wrong_days`)."""
+    statements = _hour_statements(text)
+    timed = {d for days, times, _ in statements if times for d in days}
+    # Times said of no day ("open all week, until 1:30 am") must each be one of the week's.
+    loose = any(times and not days for days, times, _ in statements) and speaks_of_opening(text)
+    return (
+        (bool(timed) or loose)
+        and timed <= set(week)
+        and not wrong_days(text, week, closed_days, missing_closed)
+    )
+
+
 def wrong_days(
     text: str,
     week: dict[int, tuple[int, int] | None],
@@ -119,6 +162,8 @@ def wrong_days(
         if bad:
             wrong.append(d)
     loose = {t for days, times, _ in statements if not days for t in times}
+    if not speaks_of_opening(text):
+        loose = set()  # "outdoor seating from 8 AM" gives the time of something else
     known = {t for o in week.values() if o for t in o}
     if loose and known and not loose <= known:
         wrong += [d for d, o in week.items() if o and d not in wrong]

@@ -22,7 +22,16 @@ from ...evidence.index import Passage, make_passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS, Leaf, key_parts
 from ...text.words import is_negation, stem, tokenize
 from .conventions import LISTING_AFFIRMING, LISTING_KEY_STEMS
-from .opening_hours import DAY_NAMES, opening_of, says_closed, weekday, wrong_days
+from .opening_hours import (
+    DAY_NAMES,
+    claimed_days,
+    hours_agree,
+    opening_of,
+    says_closed,
+    speaks_of_opening,
+    weekday,
+    wrong_days,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...evidence.index import DocumentIndex, EvidenceIndex
@@ -158,9 +167,22 @@ def record_conflicts(text: str, tokens: tuple[str, ...], facts: RecordFacts) -> 
     wrong. Each is returned as the field's passage, the evidence a reviewer is shown."""
     if not facts.fields and not facts.hours:
         return []
+    if _REPORTED.search(text):
+        return _hours_conflicts(text, facts)  # what a reviewer said, not the record's flags
     words = _ClaimWords.of(text, tokens)
     out = [Conflict(f.passage, describe(f.passage)) for f in facts.fields if _contradicts(f, words)]
     return out + _hours_conflicts(text, facts)
+
+
+#: A claim that reports what a customer or reviewer said ("another customer mentioned that
+#: they booked it for casual events") speaks of that review, not of the record's yes/no
+#: fields ("Ambience.casual: false" describes the place, not the events a guest held there).
+_REPORTED = re.compile(
+    r"\b(?:customers?|reviewers?|guests?|diners?|patrons?|visitors?|users?)\s+(?:also\s+)?"
+    r"(?:mentioned|mentions|said|says|noted|notes|stated|states|reported|reports|wrote|writes|"
+    r"commented|comments|recalled|recalls|shared|shares)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -192,6 +214,7 @@ class _ClaimWords:
 #: Words that open a clause of its own after a comma ("…don't offer WiFi, they do feature
 #: outdoor seating"; "Despite no street parking, a lot is available"): the denial ends there.
 _CLAUSE_OPENERS = frozenset("they it we you he she there this these a an the its their".split())
+_LIST_ITEM_WORDS = 3
 
 
 def _clause_starts(text: str, tokens: tuple[str, ...]) -> frozenset[int]:
@@ -202,7 +225,16 @@ def _clause_starts(text: str, tokens: tuple[str, ...]) -> frozenset[int]:
     out, at = set(), 0
     for piece in text.split(","):
         words = tokenize(piece)
-        if at and words and words[0] in _CLAUSE_OPENERS and tokens[at : at + 1] == (words[0],):
+        # An article opens a clause ("a lot is available"), or a short item of a list ("not
+        # street parking, a lot, or valet"), which the denial before it still reaches.
+        item = words[:1] in (["a"], ["an"], ["the"]) and len(words) <= _LIST_ITEM_WORDS
+        if (
+            at
+            and words
+            and words[0] in _CLAUSE_OPENERS
+            and not item
+            and tokens[at : at + 1] == (words[0],)
+        ):
             out.add(at)
         at += len(words)
     return frozenset(out)
@@ -244,6 +276,8 @@ def _contradicts(f: Field, w: _ClaimWords) -> bool:
         # where its words do. Without any place, no negation could be read, and every
         # false field the claim named was a conflict, whatever the claim said.
         at = [i for i, s in enumerate(w.stems) if s in f.own]
+        if len({i in w.denied for i in at}) > 1:
+            return False  # "no indoor seating, but outdoor tables": another thing is denied
     return bool(at) and any(i in w.denied for i in at) == f.positive
 
 
@@ -252,12 +286,34 @@ def _lowercase_in(own: frozenset[str], text: str) -> bool:
     return all(any(stem(w) == s and w.islower() for w in words) for s in own)
 
 
+def hours_confirmed(text: str, facts: RecordFacts) -> bool:
+    """The claim gives opening hours and the records' week agrees with every day it names."""
+    return bool(facts.hours) and hours_agree(
+        text, _open_week(facts), facts.closed, facts.missing_closed
+    )
+
+
+def week_states(text: str, minute: int, facts: RecordFacts) -> bool:
+    """A clock time (minutes after midnight) of a claim about opening hours that the
+    records' week gives on a day the claim names, or on any day when it names none ("open
+    all week, until 1:30 am"): each day is a field of its own, which the claim's words do
+    not point to."""
+    if not facts.hours or not speaks_of_opening(text):
+        return False
+    days = claimed_days(text) or set(facts.hours)
+    return any(o is not None and minute in o for d, (_, o) in facts.hours.items() if d in days)
+
+
+def _open_week(facts: RecordFacts) -> dict[int, tuple[int, int] | None]:
+    return {d: opening for d, (_, opening) in facts.hours.items() if d not in facts.closed}
+
+
 def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
     """The claim's wrong opening days as conflicts: the day's field, or the whole listing
     for a day it leaves out."""
     if not facts.hours:
         return []
-    week = {d: opening for d, (_, opening) in facts.hours.items() if d not in facts.closed}
+    week = _open_week(facts)
     out = []
     for d in wrong_days(text, week, facts.closed, facts.missing_closed):
         if d in facts.hours:

@@ -40,11 +40,23 @@ _UNKNOWN_CUE = re.compile(
 )
 
 
+#: "the music style is not mentioned", "no specific price listed": the clause's own words
+#: are said to be unknown.
+_UNSTATED = re.compile(
+    r"[^.;,]*\b(?:not|no|n't|never)\b[^.;,]*?\b(?:mentioned|specified|listed|stated|indicated|"
+    r"disclosed)\b",
+    re.I,
+)
+
+
 def unknown_said(text: str) -> set[str]:
-    """The content stems the claim says are unknown ('no details on reservations or WiFi'):
-    a null field named there is no gap the claim fills."""
+    """The content stems the claim says are unknown ('no details on reservations or WiFi',
+    'no music style is mentioned'): a null field named there is no gap the claim fills."""
     m = _UNKNOWN_CUE.search(text)
-    return set(content_stems(tokenize(text[m.end() :]))) if m else set()
+    said = set(content_stems(tokenize(text[m.end() :]))) if m else set()
+    for clause in _UNSTATED.finditer(text):
+        said |= set(content_stems(tokenize(clause.group())))
+    return said
 
 
 def current_hits(hits: list[Hit], index: EvidenceIndex, named: DocumentIndex | None) -> list[Hit]:

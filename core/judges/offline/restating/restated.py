@@ -47,6 +47,12 @@ _NEGATIVE_POLE = {
     "unavailable": "available",
     "disabled": "enabled",
     "impossible": "possible",
+    "unable": "able",
+    "unlikely": "likely",
+    "disallowed": "allowed",
+    "disrespect": "respect",
+    "disagree": "agree",
+    "dislike": "like",
 }
 #: Words that deny nothing after 'no' or 'not': 'no more than 4' is a bound.
 _BOUND_WORDS = frozenset("more less later earlier sooner fewer longer only".split())
@@ -259,7 +265,7 @@ def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
         return None
     for k in range(max(0, at[0] - 1), min(len(passage), at[-1] + 3)):
         cue = passage[k]
-        if cue not in _CUES or cue in claim:
+        if cue not in _CUES or cue in claim or _keeps_what_only_names(cue, passage[k + 1 :], stems):
             continue
         clause = content_stems(list(passage[k + 1 : k + 9]))
         if cue in {"unused", "unopened", "only"} or sum(s in stems for s in clause) < 0.5 * len(
@@ -267,3 +273,11 @@ def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
         ):
             return " ".join(passage[k : k + 9])
     return None
+
+
+def _keeps_what_only_names(cue: str, after: tuple[str, ...], stems: set[str]) -> bool:
+    """'only' narrows the words right after it ('only a small amount of salt'); a claim
+    that states those same words ('a small amount of salt') says no more than the source
+    (a claim that widens them, 'any amount', or drops them, still differs)."""
+    named = content_stems(list(after[:5]))[:2]
+    return cue == "only" and bool(named) and all(s in stems for s in named)

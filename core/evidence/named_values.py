@@ -1,0 +1,102 @@
+"""Values a source states under another wording than the claim's: a record's own field, a
+number that belongs to a name or label, and a person's age.
+
+The word-level alignment cannot find these. A record's field ("business_stars: 3.5" for
+"rated 3.5 stars") is one short passage the claim's other words do not point to; a label's
+number ("Big Brother 25", "step 4", "passage 3" for the document ``passage_3``) carries no
+unit and sits beside words about something else; an age has its unit only in the claim
+("a 37-year-old" for "Louis Jordan, 37,"). The judge's number checks ask these after the
+evidence the claim is aligned to, before looking for a rival value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from ..text.quantities import Quantity, comparable, quantity_matches
+from ..text.words import content_stems, is_content, tokenize
+from .index import EvidenceIndex, Passage
+
+
+@lru_cache(maxsize=65_536)
+def value_context(text: str, q: Quantity, window: tuple[int, int]) -> frozenset[str]:
+    """Content stems around a value: `window` characters (before, after) what it is about.
+    Memoised: each passage's values are compared with every claim of the case."""
+    before, after = window
+    around = text[max(0, q.start - before) : q.start] + " " + text[q.end : q.end + after]
+    return frozenset(content_stems(tokenize(around)))
+
+
+def field_states(mine: frozenset[str], q: Quantity, index: EvidenceIndex) -> bool:
+    """A record field outside any list states `q`, a word of its key stands around the
+    value in the claim (`mine`: the claim's context stems), and no other such field gives
+    another value: the record says what the value is of ("business_stars: 3.5" backs "rated
+    3.5 stars"; "price_adult: 30" beside "price_child: 15" backs no "price of 30")."""
+    same = other = False
+    for p in _keyed_fields(index):
+        for o in p.quantities:
+            if not (comparable(q, o) or quantity_matches(q, o)) or not mine & _key_stems(p, o):
+                continue
+            if quantity_matches(q, o):
+                same = True
+            else:
+                other = True
+    return same and not other
+
+
+def _keyed_fields(index: EvidenceIndex) -> Iterable[Passage]:
+    """The record fields that hold one value of the record itself (not an item of a list,
+    such as one review among many)."""
+    for d in index.docs:
+        for p in d.passages:
+            if p.leaf is not None and not any(k.isdigit() for k in p.leaf.path):
+                yield p
+
+
+def _key_stems(p: Passage, o: Quantity) -> frozenset[str]:
+    """The content stems before the field's value: its key, in words."""
+    return frozenset(content_stems(tokenize(p.text[: o.start])))
+
+
+#: The word right before a value, when it is all that stands between the value and a gap.
+_LABEL_WORD = re.compile(r"([A-Za-z][\w'-]*)\s+$")
+
+
+def labelled(body: str, q: Quantity, index: EvidenceIndex) -> bool:
+    """`q` is a bare number that, with the word before it, is a label the sources hold
+    ("Big Brother 25", "step 4"), or names a document ("passage 3" for ``passage_3``): it
+    says which thing is meant, not a value that must be found beside the claim's words."""
+    if q.kind != "number" or q.unit:
+        return False
+    m = _LABEL_WORD.search(body, max(0, q.start - 40), q.start)
+    if m is None or m.end() != q.start:
+        return False
+    word = m.group(1)
+    label = re.compile(
+        rf"\b{re.escape(word)}[\s_-]+{re.escape(body[q.start : q.end])}(?![\d.,]\d)", re.I
+    )
+    if any(label.fullmatch(d.doc_id) for d in index.docs):
+        return True
+    return is_content(word.lower()) and any(label.search(d.text) for d in index.docs)
+
+
+#: The claim gives an age: "a 37-year-old", "37 years old" (the quantity ends at "year(s)").
+_AGE_SAID = re.compile(r"[-\s]old\b")
+
+
+def age_stated(body: str, q: Quantity, names: Iterable[str], index: EvidenceIndex) -> bool:
+    """The claim gives someone's age and a source gives the same age to one of the people
+    it names, as news prose does: "Louis Jordan, 37," or "Jordan, aged 37"."""
+    if q.kind != "number" or q.unit != "year" or not _AGE_SAID.match(body, q.end):
+        return False
+    people = {w for n in names for w in n.split() if len(w) > 1}
+    if not people:
+        return False
+    n = re.escape(f"{float(q.value):g}")
+    who = "|".join(re.escape(w) for w in sorted(people))
+    age = re.compile(
+        rf"\b(?:{who}),\s+(?:aged?\s+)?{n}\b(?!\s*[-\d%$])|\b(?:{who})\s+\(\s*{n}\s*\)"
+    )
+    return any(age.search(d.text) for d in index.docs)

@@ -1,0 +1,82 @@
+"""Values a source states under another wording than the claim's (evidence/named_values.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from halgate.evidence.index import evidence_index
+from halgate.evidence.named_values import age_stated, field_states, labelled, value_context
+from halgate.models import Document
+from halgate.text.quantities import extract_quantities
+
+ARTICLE = Document(
+    doc_id="article",
+    text="That man, Louis Jordan, 37, had an amazing story. Big Brother 25 spoilers say "
+    "that Jag won again. Repeat step 4 before you paint.",
+)
+RECORD = Document(
+    doc_id="record",
+    text=json.dumps(
+        {
+            "business_stars": 3.5,
+            "price_adult": 30,
+            "price_child": 15,
+            "review_info": [{"review_stars": 4.0}, {"review_stars": 1.0}],
+        }
+    ),
+)
+
+
+def _value(claim: str, shown: str):
+    return next(q for q in extract_quantities(claim) if claim[q.start : q.end].startswith(shown))
+
+
+@pytest.mark.parametrize(
+    ("claim", "shown", "stated"),
+    [
+        ("The place is rated 3.5 stars.", "3.5", True),
+        ("The place is rated 4 stars.", "4", False),  # a review's stars, not the record's
+        ("The adult price is 30.", "30", False),  # the child's price is another 'price'
+        ("The place has 3.5 parking spaces.", "3.5", False),  # no key word around it
+    ],
+)
+def test_a_records_own_field_states_a_value_its_key_names(claim, shown, stated) -> None:
+    q = _value(claim, shown)
+    mine = value_context(claim, q, (40, 25))
+    assert field_states(mine, q, evidence_index([RECORD])) is stated
+
+
+@pytest.mark.parametrize(
+    ("claim", "shown", "stated"),
+    [
+        ("Jag won the veto in Big Brother 25, his fifth win.", "25", True),
+        ("Jag won the veto in Big Brother 26, his fifth win.", "26", False),
+        ("Then repeat step 4.", "4", True),
+        ("Use a thermometer (passage 3).", "3", False),  # no document is called that
+        ("It was won in 25 days.", "25", False),  # 'in' labels nothing
+    ],
+)
+def test_a_number_that_is_part_of_a_label_is_stated_by_the_label(claim, shown, stated) -> None:
+    assert labelled(claim, _value(claim, shown), evidence_index([ARTICLE])) is stated
+
+
+def test_a_number_naming_a_document_is_a_reference() -> None:
+    claim = "Use a thermometer (passage 3)."
+    docs = [Document(doc_id="passage_3", text="Check the roast with a thermometer.")]
+    assert labelled(claim, _value(claim, "3"), evidence_index(docs))
+
+
+@pytest.mark.parametrize(
+    ("claim", "names", "stated"),
+    [
+        ("A 37-year-old man named Louis Jordan survived.", ["Louis Jordan"], True),
+        ("Louis Jordan, 37 years old, survived.", ["Louis Jordan"], True),
+        ("A 38-year-old man named Louis Jordan survived.", ["Louis Jordan"], False),
+        ("A 37-year-old man named Kyle McCollum helped.", ["Kyle McCollum"], False),
+        ("He sailed for 37 years.", ["Louis Jordan"], False),  # a period, not an age
+    ],
+)
+def test_an_age_is_stated_beside_the_persons_name(claim, names, stated) -> None:
+    q = next(q for q in extract_quantities(claim) if q.unit == "year")
+    assert age_stated(claim, q, names, evidence_index([ARTICLE])) is stated
