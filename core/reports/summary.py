@@ -241,7 +241,8 @@ def _rate_line(r: CorrectedRate) -> str:
 
 
 def _change_line(ch: CorrectedChange) -> str:
-    how = f"paired over {ch.n_cases} cases" if ch.paired else "independent samples"
+    one_sided = f", {ch.n_one_sided} rated by one side only" if ch.n_one_sided else ""
+    how = f"paired over {ch.n_cases} cases{one_sided}" if ch.paired else "independent samples"
     return (
         f"  {'change':<14}judge {signed_pct(ch.judge_change):>6} -> corrected "
         f"{signed_pct(ch.estimate):>6} ({ci_text(ch, signed=True)}; {how})"

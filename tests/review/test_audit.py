@@ -18,6 +18,7 @@ from halgate.models import (
     RunReport,
     SuiteInfo,
 )
+from halgate.reports.summary import corrected_lines
 from halgate.review import audit_cases, audit_review_ids, review_run
 from halgate.scoring.rescore import analysis_of, rescore
 from halgate.store import Store
@@ -214,3 +215,5 @@ def test_the_corrected_change_stays_paired_when_the_candidate_refuses_some_cases
     assert change.n_labelled == len(drawn) == 30  # every drawn case: U is all 40
     # the truth: 4/40 baseline, 4/38 candidate; the interval holds it
     assert change.ci_low <= 4 / 38 - 4 / 40 <= change.ci_high
+    shown = "\n".join(corrected_lines(run.report))
+    assert f"paired over {N} cases, 2 rated by one side only" in shown
