@@ -15,28 +15,36 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import threading
 from collections.abc import Iterator
 
 #: Allocations between young collections during a run (CPython's default is 700).
 RUN_GC_THRESHOLD = 100_000
 
-_runs = 0  # runs (relaxed_collector) in progress in this process
+_runs = 0  # runs (relaxed_collector) in progress in this process (a server's threads)
+_thaw = False  # whether the last of them unfreezes: no freeze was made before the first
+_runs_lock = threading.Lock()
 
 
 @contextlib.contextmanager
 def relaxed_collector() -> Iterator[None]:
     """Collect young cycles rarely while a run builds its records; cycles wait for a
-    later, rarer collection. The old thresholds come back afterwards."""
-    global _runs
+    later, rarer collection. The old thresholds come back afterwards, and what the run
+    kept frozen goes back to the collector when the last run in progress ends (a freeze
+    the caller made before is left alone)."""
+    global _runs, _thaw
     old = relax_collector()
-    thaw = gc.get_freeze_count() == 0  # leave a freeze the caller made alone
-    _runs += 1
+    with _runs_lock:
+        if not _runs:
+            _thaw = gc.get_freeze_count() == 0
+        _runs += 1
     try:
         yield
     finally:
-        _runs -= 1
-        if thaw and not _runs:
-            gc.unfreeze()  # what the run kept frozen goes back to the oldest generation
+        with _runs_lock:
+            _runs -= 1
+            if not _runs and _thaw:
+                gc.unfreeze()  # into the oldest generation, walked only by a full collection
         gc.set_threshold(*old)
 
 

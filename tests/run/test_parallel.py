@@ -111,6 +111,9 @@ def test_a_run_freezes_what_judging_built_and_thaws_it_at_its_end():
         results = parallel.judge_tasks(OfflineJudge(), tasks)
         assert gc.get_freeze_count() > 0  # kept out of the collector's sight to the run's end
         assert gc.isenabled()
+        with relaxed_collector():  # a run inside it (or beside it, in another thread)
+            parallel.judge_tasks(OfflineJudge(), tasks)
+        assert gc.get_freeze_count() > 0  # the outer run is not over
     assert gc.get_freeze_count() == 0
     assert all(r.claims for r in results)
 
