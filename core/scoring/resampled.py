@@ -4,20 +4,23 @@ A bootstrap's cost is the gather: for each of R resamples, the sums of n rows dr
 replacement. An overturn changes one answer, so one row of the counts, and each
 resample's sum moves by (times that row was drawn) x (its change). ``resampled_sums``
 keeps, per seed, size and resample count of a large bootstrap, how often each row was drawn
-(a resamples x rows matrix of small counts, 40 MB at 10,000 cases, counted from the same
-draws, drawn again, when a first update needs it: a run that is never reviewed never
-does, and counting it took a tenth of a 2,000-case run's rescoring) and the last sums it
-gave; counts that differ from earlier ones in a few rows get those sums moved by the rows'
-changes instead of gathered again. The sums are
+(a resamples x rows matrix of small counts, 40 MB at 10,000 cases, built from the same
+draws the first time) and the last sums it gave; counts that differ from earlier ones in a
+few rows get those sums moved by the rows' changes instead of gathered again. The sums are
 integers, so the numbers are the same to the last bit (tested against the full gather).
+A run's own first derivation keeps nothing (``draws_not_kept``): a review derives the run
+again in the process that serves it, and that first gather keeps them; counting the draws
+in every run was a tenth of a 2,000-case run's main process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,21 +34,24 @@ _KEEP_DRAWS = 4
 
 @dataclass
 class _Kept:
-    draws: tuple[int, int, int, type[np.integer]]  # seed, rows, resamples, index dtype
+    times: np.ndarray  # resamples x rows: how often each resample drew each row
     recent: list[tuple[np.ndarray, list[np.ndarray]]] = field(default_factory=list)
-    counted: np.ndarray | None = None
-
-    @property
-    def times(self) -> np.ndarray:
-        """Resamples x rows: how often each resample drew each row (counted once, when an
-        update first needs it)."""
-        if self.counted is None:
-            self.counted = _times_drawn(*self.draws)
-        return self.counted
 
 
 _KEPT: OrderedDict[Hashable, _Kept] = OrderedDict()
 _LOCK = threading.Lock()
+_KEEPING: ContextVar[bool] = ContextVar("halgate_keep_draws", default=True)
+
+
+@contextlib.contextmanager
+def draws_not_kept() -> Iterator[None]:
+    """Bootstraps in this block count no draws for later updates (a run's first
+    derivation: nothing updates it in place; a review derives it again and keeps them)."""
+    token = _KEEPING.set(False)
+    try:
+        yield
+    finally:
+        _KEEPING.reset(token)
 
 
 _CHUNK = 250  # resamples drawn at once: memory stays O(chunk x cases), not O(resamples x cases)
@@ -117,9 +123,10 @@ def resampled_sums(
                 out[m] = moved
     todo = {m: x for m, x in counts.items() if m not in out}
     if todo:
-        _gather(todo, out, seed, n, resamples, dtype)
-        if kept is None and _MIN_ROWS <= n and n * resamples <= _MAX_KEPT:
-            kept = _Kept((seed, n, resamples, dtype))
+        keep = kept is None and _KEEPING.get()
+        times = _gather(todo, out, seed, n, resamples, dtype, keep=keep)
+        if times is not None:
+            kept = _Kept(times)
             with _LOCK:
                 _KEPT[key] = kept
                 while len(_KEPT) > _KEEP_DRAWS:
@@ -159,29 +166,27 @@ def _gather(
     n: int,
     resamples: int,
     dtype: type[np.integer],
-) -> None:
-    """Gather ``todo``'s sums into ``out``."""
+    keep: bool,
+) -> np.ndarray | None:
+    """Gather ``todo``'s sums into ``out``; with ``keep`` (and a large bootstrap) also
+    count how often each resample drew each row, and return those counts."""
     parts: dict[str, list[list[np.ndarray]]] = {m: [] for m in todo}
+    small = np.uint16 if n < 2**16 else np.uint32  # a row is drawn at most n times
+    keep = keep and _MIN_ROWS <= n and n * resamples <= _MAX_KEPT
+    times = np.zeros((resamples, n), dtype=small) if keep else None
+    done = 0
     for idx in resample_draws(seed, n, resamples, dtype):
         for m, x in todo.items():
             parts[m].append(_resampled_sums(x, idx))
+        if times is not None:
+            times[done : done + len(idx)] = _times(idx, n)  # cast on assignment
+        done += len(idx)
     for m, x in todo.items():
         chunks = parts[m]
         out[m] = [
             np.concatenate([c[j] for c in chunks]) if chunks else np.zeros(0, np.int64)
             for j in range(x.shape[1])
         ]
-
-
-def _times_drawn(seed: int, n: int, resamples: int, dtype: type[np.integer]) -> np.ndarray:
-    """How often each resample of (seed, rows, resamples) drew each row, from the same
-    draws as the gather's."""
-    small = np.uint16 if n < 2**16 else np.uint32  # a row is drawn at most n times
-    times = np.zeros((resamples, n), dtype=small)
-    done = 0
-    for idx in resample_draws(seed, n, resamples, dtype):
-        times[done : done + len(idx)] = _times(idx, n)  # cast on assignment
-        done += len(idx)
     return times
 
 
