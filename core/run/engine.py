@@ -23,6 +23,7 @@ from ..models import (
     SuiteInfo,
 )
 from ..scoring.abstention import answer_problem, unjudgeable
+from ..scoring.resampled import draws_not_kept
 from ..scoring.rescore import analysis_of, rescore
 from .pairwise import judge_pairs
 from .parallel import judge_tasks
@@ -258,7 +259,8 @@ def _run(
         usage=usage,
         timings={"judge_seconds": round(t1 - t0, 3)},
     )
-    report = rescore(report, policy, fresh=True)
+    with draws_not_kept():  # nothing updates this derivation in place
+        report = rescore(report, policy, fresh=True)
     report.timings["total_seconds"] = round(time.perf_counter() - t0, 3)
     return report
 

@@ -55,7 +55,7 @@ def judge_tasks(
     """Judge every task, in processes when the judge is CPU-bound and the run is large."""
     if not getattr(judge, "cpu_bound", False):
         return guarded_judge(judge, tasks, progress)  # network-bound: may make cycles
-    with collector_paused():
+    with collector_paused(keep=True):  # the results live to the run's end
         return _judge_cpu_bound(judge, tasks, progress, worker_count(len(tasks), workers))
 
 

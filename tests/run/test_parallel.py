@@ -7,6 +7,7 @@ import gc
 import json
 
 import pytest
+from halgate.collector import relaxed_collector
 from halgate.inputs.suite import load_suite
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.protocol import JudgeResult, JudgeTask
@@ -99,3 +100,30 @@ def test_the_offline_judge_makes_no_reference_cycles():
         assert gc.collect() == 0  # nothing a paused collector would have had to free
     finally:
         gc.enable()
+
+
+def test_a_run_freezes_what_judging_built_and_thaws_it_at_its_end():
+    tasks = _tasks()[:3]
+    gc.unfreeze()  # what an earlier test froze (the dashboard freezes its loaded runs)
+    parallel.judge_tasks(OfflineJudge(), tasks)
+    assert gc.get_freeze_count() == 0  # outside a run nothing is frozen
+    with relaxed_collector():
+        results = parallel.judge_tasks(OfflineJudge(), tasks)
+        assert gc.get_freeze_count() > 0  # kept out of the collector's sight to the run's end
+        assert gc.isenabled()
+        with relaxed_collector():  # a run inside it (or beside it, in another thread)
+            parallel.judge_tasks(OfflineJudge(), tasks)
+        assert gc.get_freeze_count() > 0  # the outer run is not over
+    assert gc.get_freeze_count() == 0
+    assert all(r.claims for r in results)
+
+
+def test_a_freeze_the_caller_made_is_left_alone():
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        with relaxed_collector():
+            parallel.judge_tasks(OfflineJudge(), _tasks()[:3])
+        assert gc.get_freeze_count() >= before
+    finally:
+        gc.unfreeze()

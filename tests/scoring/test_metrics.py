@@ -7,7 +7,10 @@ from typing import Any
 import numpy as np
 import pytest
 from halgate.inputs.policy import Policy
+from halgate.inputs.suite import load_suite
+from halgate.judges.offline.judge import OfflineJudge
 from halgate.models import AnswerAnalysis, Verdict
+from halgate.run.engine import run_suite
 from halgate.scoring import resampled
 from halgate.scoring.metrics import (
     answer_metrics,
@@ -22,7 +25,7 @@ from halgate.scoring.resampled import _resampled_sums, resample_draws, resampled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ..conftest import claim
+from ..conftest import EXAMPLE_SUITE, claim
 
 S, P, U, C, OOS = (
     Verdict.SUPPORTED,
@@ -291,3 +294,22 @@ def test_sums_moved_by_changed_rows_equal_a_fresh_gather(monkeypatch):
         assert all(np.array_equal(a, b) for a, b in zip(moved["same"], first, strict=True))
         x, first = y, moved["m"]
     assert kept.times.sum(axis=1).tolist() == [400] * 600  # each resample drew 400 rows
+
+
+def test_a_block_that_keeps_no_draws_gives_the_same_sums_and_counts_none(monkeypatch):
+    monkeypatch.setattr(resampled, "_MIN_ROWS", 10)
+    monkeypatch.setattr(resampled, "_KEPT", type(resampled._KEPT)())
+    x = np.random.default_rng(5).integers(0, 5, size=(400, 2)).astype(np.int64)
+    with resampled.draws_not_kept():  # a run's first derivation
+        inside = resampled_sums({"m": x}, 11, 600, np.int32)["m"]
+    assert not resampled._KEPT
+    outside = resampled_sums({"m": x}, 11, 600, np.int32)["m"]  # a review's derivation
+    assert resampled._KEPT  # kept for the overturns that follow
+    assert all(np.array_equal(a, b) for a, b in zip(inside, outside, strict=True))
+
+
+def test_a_run_counts_no_draws(monkeypatch):
+    monkeypatch.setattr(resampled, "_MIN_ROWS", 1)
+    monkeypatch.setattr(resampled, "_KEPT", type(resampled._KEPT)())
+    report = run_suite(load_suite(EXAMPLE_SUITE), OfflineJudge(), Policy())
+    assert report.rates and not resampled._KEPT
