@@ -12,12 +12,12 @@ evidence the claim is aligned to, before looking for a rival value.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from ..text.quantities import Quantity, comparable, quantity_matches
 from ..text.words import content_stems, is_content, tokenize
-from .index import EvidenceIndex, Passage
+from .index import DocumentIndex, EvidenceIndex, Passage
 
 
 @lru_cache(maxsize=65_536)
@@ -73,13 +73,16 @@ def labelled(body: str, q: Quantity, index: EvidenceIndex) -> bool:
     m = _LABEL_WORD.search(body, max(0, q.start - 40), q.start)
     if m is None or m.end() != q.start:
         return False
-    word = m.group(1)
-    label = re.compile(
-        rf"\b{re.escape(word)}[\s_-]+{re.escape(body[q.start : q.end])}(?![\d.,]\d)", re.I
-    )
-    if any(label.fullmatch(d.doc_id) for d in index.docs):
+    word, number = m.group(1), body[q.start : q.end]
+    docs: Sequence[DocumentIndex] = index.docs
+    if not any(ch.isalpha() for ch in number):  # a label must hold the number as written
+        docs = [d for d in docs if number in d.doc_id or number in d.text]
+        if not docs:
+            return False
+    label = re.compile(rf"\b{re.escape(word)}[\s_-]+{re.escape(number)}(?![\d.,]\d)", re.I)
+    if any(label.fullmatch(d.doc_id) for d in docs):
         return True
-    return is_content(word.lower()) and any(label.search(d.text) for d in index.docs)
+    return is_content(word.lower()) and any(label.search(d.text) for d in docs)
 
 
 #: The claim gives an age: "a 37-year-old", "37 years old" (the quantity ends at "year(s)").
