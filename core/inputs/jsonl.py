@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .limits import MAX_LINE_BYTES, oversized_field
+from .limits import MAX_LINE_BYTES, fits_every_limit, oversized_field
 
 
 class _Problems:
@@ -130,7 +130,7 @@ def read_jsonl(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str,
         if field is not None:
             problems.add(path, lineno, field, "contains a lone surrogate (an invalid \\u escape)")
             continue
-        oversized = oversized_field(obj, documents)
+        oversized = None if fits_every_limit(len(raw)) else oversized_field(obj, documents)
         if oversized is not None:
             problems.add(path, lineno, *oversized)
             continue

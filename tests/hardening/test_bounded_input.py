@@ -17,6 +17,8 @@ from halgate.cli.app import app
 from halgate.errors import SuiteError
 from halgate.inputs import limits
 from halgate.inputs.suite import load_suite
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from ..conftest import TINY_ANSWERS, TINY_CASES, write_jsonl
@@ -156,6 +158,31 @@ def test_a_label_field_is_bounded_too(tmp_path):
         "is 200001 bytes, above the limit of 200000 bytes",
     )
     assert limits.oversized_field({"text": "x" * 300_000}, documents=True) is None
+
+
+_JSON_TEXT = st.text(alphabet=st.sampled_from('aé中😀\n"\\\x00'), min_size=8, max_size=80)
+_RECORDS = st.dictionaries(
+    st.sampled_from(["question", "answer", "case_id", "title"]),
+    st.one_of(_JSON_TEXT, st.lists(_JSON_TEXT, max_size=3)),
+    max_size=4,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(record=_RECORDS, ascii_only=st.booleans(), big=st.integers(0, 3))
+@example(record={"question": "😀" * 16}, ascii_only=False, big=0)  # 64 bytes in 32 characters
+def test_a_line_short_enough_to_skip_the_field_walk_holds_no_field_above_a_limit(
+    record, ascii_only, big
+):
+    """The shortcut read_jsonl takes (``fits_every_limit`` on the line's length) never
+    passes a record the full walk would refuse: with the limits shrunk to a few bytes,
+    every line it lets through has every field within them."""
+    line = json.dumps(record, ensure_ascii=ascii_only)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(limits, "FIELD_LIMITS", {"question": 60 + 40 * big, "answer": 120})
+        mp.setattr(limits, "MAX_FIELD_BYTES", 160)
+        if limits.fits_every_limit(len(line)):
+            assert limits.oversized_field(json.loads(line), documents=False) is None
 
 
 def test_a_line_above_the_line_limit_is_refused_without_reading_it_whole(tmp_path, monkeypatch):
