@@ -15,7 +15,6 @@ from ...text.lexicon import FRAMING_STEMS
 from .claim_model import ClaimSignals
 from .conventions import CORE_CONVENTIONS, Conventions
 from .features import Alignment, ClaimFeatures
-from .restating.extended import invented_addition
 
 if TYPE_CHECKING:
     from .calibration_file import Score
@@ -93,7 +92,7 @@ def claim_signals(
         "record_conflicts": [conflict.field for conflict in al.record_conflicts],
         "informative_uncovered": round(informative_uncovered(al, c, framing), 4),
         **restated.signals(),  # type: ignore[typeddict-item]
-        "addition_invented": invented_addition(c, al) is not None,
+        "addition_invented": restated.addition is not None,
         "informative_missing": sum(s not in framing for s in al.missing_stems),
     }
     if conventions.listings:

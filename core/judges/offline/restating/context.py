@@ -1,7 +1,8 @@
 """What one claim's restated source sentence says against it, found once per claim.
 
-Eight rules and the stored signals read the same findings (the passage the claim
-restates, and whether it flips its polarity, drops its restriction or changes one slot).
+Nine rules and the stored signals read the same findings (the passage the claim
+restates, and whether it flips its polarity, drops its restriction, changes one slot or
+joins an invented clause to a copy).
 Searching the retrieved passages for it, and aligning the claim with it word by word, is
 the costly part; each reader did it again for `fires`, again for `reason` and again for the
 signals. The judge now finds it once per claim (:func:`restatement_of`) and hands the
@@ -17,6 +18,7 @@ from ....evidence.index import EvidenceIndex, Passage
 from ..features import Alignment, ClaimFeatures
 from .changed_values import strength_changed, swapped_number
 from .conditions import dropped_condition
+from .extended import invented_addition
 from .restated import (
     copied_passage,
     dropped_restriction,
@@ -62,6 +64,9 @@ class Restatement:
     """A modal or quantifier stronger or weaker than the restated sentence's."""
     number: Slot | None = None
     """Another number in the slot of one of the restated sentence's."""
+    addition: str | None = None
+    """The words the claim joins to a run it copies from a retrieved passage, none of
+    them in the evidence (``extended.invented_addition``)."""
 
     def signals(self) -> dict[str, bool]:
         """Which findings hold, by the name of the stored claim signal that carries each."""
@@ -108,6 +113,7 @@ def restatement_of(
         bound=_slot(c, changed, reversed_bound),
         strength=_slot(c, changed, strength_changed),
         number=_slot(c, changed, swapped_number),
+        addition=invented_addition(c, al, candidates),
     )
 
 

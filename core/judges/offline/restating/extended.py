@@ -9,9 +9,11 @@ invented.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from ....evidence.index import Passage
 from ....text.words import content_stems
 from ..features import Alignment, ClaimFeatures
 from .restated import prose_candidates
@@ -22,13 +24,16 @@ _MIN_RUN = 8
 _MIN_ADDED = 3
 
 
-def invented_addition(c: ClaimFeatures, al: Alignment) -> str | None:
+def invented_addition(
+    c: ClaimFeatures, al: Alignment, candidates: Sequence[Passage] | None = None
+) -> str | None:
     """The words the claim joins to a word-for-word run of a retrieved passage when they
-    hold at least ``_MIN_ADDED`` content words and the evidence holds none of them."""
+    hold at least ``_MIN_ADDED`` content words and the evidence holds none of them
+    (`candidates`: the retrieved prose passages, when already listed)."""
     missing = frozenset(al.missing_stems)
     if len(missing) < _MIN_ADDED or len(c.tokens) < _MIN_RUN + _MIN_ADDED:
         return None  # cheap test first: most claims have fewer missing words
-    for p in prose_candidates(al):
+    for p in prose_candidates(al) if candidates is None else candidates:
         added = _added(c.tokens, p.tokens)
         if added is None:
             continue

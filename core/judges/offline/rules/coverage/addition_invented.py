@@ -4,7 +4,6 @@ that the evidence does not hold ("..., and we cover the fee")."""
 from __future__ import annotations
 
 from .....models import HallucinationType, Verdict
-from ...restating.extended import invented_addition
 from ..rule import Rule, RuleInput
 
 
@@ -20,10 +19,11 @@ class AdditionInvented(Rule):
     signal = "addition_invented"
 
     def fires(self, e: RuleInput) -> bool:
-        return invented_addition(e.claim, e.alignment) is not None
+        return e.restatement.addition is not None
 
     def reason(self, e: RuleInput) -> str:
-        added = invented_addition(e.claim, e.alignment)
+        added = e.restatement.addition
+        assert added is not None  # called only when the rule fires
         return (
             f"Unsupported: the claim copies the source{e.at} and adds what no evidence "
             f"says: '{added}'."
