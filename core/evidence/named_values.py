@@ -37,9 +37,10 @@ def field_states(mine: frozenset[str], q: Quantity, index: EvidenceIndex) -> boo
     same = other = False
     for p in _keyed_fields(index):
         for o in p.quantities:
-            if not (comparable(q, o) or quantity_matches(q, o)) or not mine & _key_stems(p, o):
+            match = quantity_matches(q, o)
+            if not (match or comparable(q, o)) or not mine & _key_stems(p, o):
                 continue
-            if quantity_matches(q, o):
+            if match:
                 same = True
             else:
                 other = True

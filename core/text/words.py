@@ -315,8 +315,10 @@ def certainty_cues(tokens: list[str]) -> list[str]:
 
 # --------------------------------------------------------------------------- names
 
+#: The days of the week in order, Monday first (its index is Python's weekday number).
+WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 #: Weekday and month names ('may' aside: it is a modal far more often than a month).
-WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+WEEKDAYS = frozenset(WEEK)
 MONTHS = frozenset(
     "january february march april june july august september october november december".split()
 )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from ...text.words import WEEK as _DAYS
 from ...text.words import content_stems, tokenize
 
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY_WORD = {d: i for i, d in enumerate(_DAYS)} | {d + "s": i for i, d in enumerate(_DAYS)}
 _DAY_ABBR = {d[:3].title(): i for i, d in enumerate(_DAYS)} | {"Tues": 1, "Thur": 3, "Thurs": 3}
 _DAY = re.compile(
@@ -92,9 +92,8 @@ def _minutes(m: re.Match[str]) -> int | None:
 HOURS_STEMS = frozenset(
     content_stems(
         tokenize(
-            " ".join(_DAY_WORD) + " weekday weekdays weekend weekends daily am pm noon midnight "
-            "open opens opened opening close closes closing closed operate operates operating "
-            "operated hours till until"
+            " ".join([*_DAY_WORD, *sorted(_OPENING_WORDS)])
+            + " weekday weekdays weekend weekends daily am pm noon midnight operated till until"
         )
     )
 )

@@ -42,13 +42,9 @@ _UNKNOWN_CUE = re.compile(
 
 #: "the music style is not mentioned", "no specific price listed": the clause's own words
 #: are said to be unknown.
-_UNSTATED = re.compile(
-    r"[^.;,]*\b(?:not|no|n't|never)\b[^.;,]*?\b(?:mentioned|specified|listed|stated|indicated|"
-    r"disclosed)\b",
-    re.I,
-)
-
-_UNSTATED_WORD = re.compile(r"\b(?:mentioned|specified|listed|stated|indicated|disclosed)\b", re.I)
+_UNSTATED_VERB = r"\b(?:mentioned|specified|listed|stated|indicated|disclosed)\b"
+_UNSTATED = re.compile(rf"[^.;,]*\b(?:not|no|n't|never)\b[^.;,]*?{_UNSTATED_VERB}", re.I)
+_UNSTATED_WORD = re.compile(_UNSTATED_VERB, re.I)
 
 
 def unknown_said(text: str) -> set[str]:
