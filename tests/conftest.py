@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from halgate.models import ClaimJudgement, HallucinationType, Severity, Verdict
+from halgate.judges.offline.judge import OfflineJudge
+from halgate.judges.protocol import JudgeTask
+from halgate.models import Case, ClaimJudgement, Document, HallucinationType, Severity, Verdict
 
 from .pg.fixtures import pg_server, pg_url, store_url  # noqa: F401 (fixtures)
 
@@ -381,3 +384,17 @@ def isolated_llm_env(monkeypatch, tmp_path):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path)
+
+
+def offline_claims(
+    answer: str,
+    documents: Sequence[Document],
+    question: str = "?",
+    risk: Severity | None = None,
+    model: bool = False,
+) -> list[ClaimJudgement]:
+    """The offline judge's claims of one answer to one case (the rules alone unless
+    `model`): the set-up of the tests that judge a sentence against a source."""
+    case = Case(case_id="c", question=question, risk_level=risk)
+    task = JudgeTask(case=case, documents=list(documents), answers={"s": answer})
+    return OfflineJudge(use_model=model).judge_task(task).claims["s"]

@@ -4,9 +4,9 @@ is not SUPPORTED; a copy of a clause the condition does not govern still is."""
 from __future__ import annotations
 
 import pytest
-from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
+
+from ..conftest import offline_claims
 
 DOC = Document(
     doc_id="leaflet",
@@ -24,8 +24,7 @@ CASE = Case(case_id="c", question="What does the leaflet say?")
 
 
 def _judged(claim: str):
-    task = JudgeTask(case=CASE, documents=[DOC], answers={"s": claim})
-    (judged,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    (judged,) = offline_claims(claim, [DOC], CASE.question)
     return judged
 
 

@@ -10,9 +10,9 @@ from halgate.judges.offline.alignment import align
 from halgate.judges.offline.features import claim_features, question_features
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.offline.restating.context import Restatement, Slot, restatement_of
-from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document
 
+from ..conftest import offline_claims
 from .test_rule_table import restating_rules, slot_fields
 
 DOC = Document(
@@ -62,8 +62,7 @@ def test_the_signals_are_the_restating_rules_signals() -> None:
 def test_one_finding_and_the_rule_that_quotes_it(claim: str, found: str) -> None:
     r = _restatement(claim)
     assert [k for k, v in r.signals().items() if v] == [found]
-    task = JudgeTask(case=CASE, documents=[DOC], answers={"s": claim})
-    (judged,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    (judged,) = offline_claims(claim, [DOC], CASE.question)
     assert judged.deciding_rule == found
     assert judged.signals[found] is True
 

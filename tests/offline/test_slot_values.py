@@ -4,16 +4,13 @@ value, and a claim word used earlier in the sentence does not hide the slot."""
 from __future__ import annotations
 
 import pytest
-from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.protocol import JudgeTask
-from halgate.models import Case, Document, Verdict
+from halgate.models import Document, Verdict
+
+from ..conftest import offline_claims
 
 
 def _judged(source: str, claim: str):
-    doc = Document(doc_id="d", text=source)
-    task = JudgeTask(case=Case(case_id="c", question="What does it say?"), documents=[doc],
-                     answers={"s": claim})  # fmt: skip
-    return OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    return offline_claims(claim, [Document(doc_id="d", text=source)], "What does it say?")
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,9 @@ words the evidence does hold still is SUPPORTED."""
 
 from __future__ import annotations
 
-from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.protocol import JudgeTask
-from halgate.models import Case, Document, Severity, Verdict
+from halgate.models import Document, Severity, Verdict
+
+from ...conftest import offline_claims
 
 DOC = Document(
     doc_id="notice",
@@ -19,9 +19,7 @@ COPY = "The maker informs pharmacists of a change to the maximum daily dose of t
 
 
 def _judged(answer: str, risk: Severity | None = None, model: bool = False):
-    case = Case(case_id="c", question="What changed?", risk_level=risk)
-    task = JudgeTask(case=case, documents=[DOC], answers={"s": answer})
-    return OfflineJudge(use_model=model).judge_task(task).claims["s"]
+    return offline_claims(answer, [DOC], "What changed?", risk, model)
 
 
 def test_a_copy_with_an_invented_clause_is_not_supported():

@@ -5,9 +5,9 @@ nothing: 'unable to' says what 'can not' says, and a claim that states the very 
 from __future__ import annotations
 
 import pytest
-from halgate.judges.offline.judge import OfflineJudge
-from halgate.judges.protocol import JudgeTask
-from halgate.models import Case, Document, Verdict
+from halgate.models import Document, Verdict
+
+from ...conftest import offline_claims
 
 DOC = Document(
     doc_id="guide",
@@ -20,10 +20,7 @@ DOC = Document(
 
 
 def _rule_verdict(answer: str):
-    task = JudgeTask(
-        case=Case(case_id="c", question="How?"), documents=[DOC], answers={"s": answer}
-    )
-    (claim,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    (claim,) = offline_claims(answer, [DOC], "How?")
     return claim.verdict, claim.deciding_rule
 
 
@@ -59,15 +56,11 @@ def test_a_changed_meaning_is_still_caught(claim: str, rule: str) -> None:
 
 def test_a_double_negation_with_a_negative_pole_is_no_flip() -> None:
     doc = Document(doc_id="speech", text="People deserve a leader who will not disrespect them.")
-    task = JudgeTask(case=Case(case_id="c", question="?"), documents=[doc],
-                     answers={"s": "People deserve a leader who respects them."})  # fmt: skip
-    (claim,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    (claim,) = offline_claims("People deserve a leader who respects them.", [doc])
     assert claim.deciding_rule != "polarity_flip", claim.rationale
 
 
 def test_a_plural_written_with_an_apostrophe_names_the_same_thing() -> None:
     doc = Document(doc_id="review", text="O'Malleys has TV's in abundance for the games.")
-    task = JudgeTask(case=Case(case_id="c", question="?"), documents=[doc],
-                     answers={"s": "O'Malleys has many TVs for the games."})  # fmt: skip
-    (claim,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    (claim,) = offline_claims("O'Malleys has many TVs for the games.", [doc])
     assert claim.signals["names_missing"] == [], claim.rationale

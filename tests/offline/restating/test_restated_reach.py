@@ -6,12 +6,12 @@ reckoned only by the words that stand by it."""
 from __future__ import annotations
 
 import pytest
-from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.offline.number_checks import _shows_working
-from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
 from halgate.text.claims import extract_claims
 from halgate.text.quantities import extract_quantities
+
+from ...conftest import offline_claims
 
 DOC = Document(
     doc_id="article",
@@ -29,8 +29,7 @@ CASE = Case(case_id="c", question="What does the article say?")
 
 
 def _worst(answer: str):
-    task = JudgeTask(case=CASE, documents=[DOC], answers={"s": answer})
-    claims = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    claims = offline_claims(answer, [DOC], CASE.question)
     order = [Verdict.CONTRADICTED, Verdict.UNSUPPORTED, Verdict.PARTIALLY_SUPPORTED]
     return min(claims, key=lambda c: order.index(c.verdict) if c.verdict in order else 9)
 
