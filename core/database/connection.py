@@ -9,6 +9,7 @@ database, and never creates one itself.
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -38,14 +39,22 @@ def own_schema(migrator: Callable[[DbTarget], None]) -> None:
     _schema_owner = migrator
 
 
+def _owner() -> Callable[[DbTarget], None]:
+    """The store's migrator; the store is loaded here when nothing has loaded it yet (the
+    package imports its parts on first use, so a judge's cache may come first)."""
+    if _schema_owner is None:
+        importlib.import_module("..store", __package__)  # registers itself (own_schema)
+    if _schema_owner is None:  # pragma: no cover - the store registers when imported
+        raise StoreError("the store's schema is not loaded (import halgate.store first)")
+    return _schema_owner
+
+
 def open_connection(target: str | Path | DbTarget, timeout: float = 30.0) -> Connection:
     """A connection to a migrated database: sqlite3 (WAL, busy timeout) or PostgreSQL."""
     where = parse_target(target)
     if where.path is not None:
         where.path.parent.mkdir(parents=True, exist_ok=True)
-    if _schema_owner is None:  # pragma: no cover - halgate/__init__ imports the store
-        raise StoreError("the store's schema is not loaded (import halgate.store first)")
-    _schema_owner(where)
+    _owner()(where)
     if where.is_server:
         return PgDatabase(where.url or "", timeout)
     assert where.path is not None
