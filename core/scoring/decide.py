@@ -58,6 +58,7 @@ class RuleEvidence(NamedTuple):
     first_look: int = 0  # corrected figures: k, the sequential audit's first look (looks)
     eligible: int = 0  # and its last look, every eligible answer
     beyond_look: int = 0  # labels already past the last look, counted toward the next
+    to_looks: tuple[int, ...] = ()  # audit answers to each look, when a look counts cases
 
 
 def call(evidence: RuleEvidence, limit: float, policy: Policy) -> Call:
@@ -86,8 +87,10 @@ def more_to_decide(evidence: RuleEvidence, limit: float, confidence: float) -> i
         q = t_quantile(level_at(confidence, k, evidence.eligible, n), n - 1)
         se = (hi - lo) / (2 * q)
         gap = abs(est - limit)
-        to_look = labels_to_decide(k, evidence.eligible, n, se, gap, confidence)
-        return None if to_look is None else max(1, to_look - evidence.beyond_look)
+        to_look = labels_to_decide(k, evidence.eligible, n, se, gap, confidence, evidence.to_looks)
+        if to_look is None:
+            return None
+        return max(1, to_look if evidence.to_looks else to_look - evidence.beyond_look)
     q = t_quantile(confidence, n - 1)
     std_error = (hi - lo) / (2 * q)
     needed = n * (q * std_error / abs(est - limit)) ** 2
