@@ -119,12 +119,30 @@ def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> 
         return "undecided: no number of cases decides it at this variance, a reviewer must"
     if evidence.corrected:
         return f"undecided: label {more} {LABEL_MORE}"
-    if evidence.unit:
-        return f"undecided: about {more} more {evidence.unit} would decide"
-    return (
-        f"undecided: about {more} more cases, or a complete audit with gate_on_corrected, "
-        "would decide"
-    )
+    what = evidence.unit or "cases"
+    if out_of_reach(more, evidence.n):
+        who = "a reviewer decides (sign-off)" if evidence.unit else _AUDIT_OR_REVIEWER
+        return (
+            f"undecided: no realistic number of {what} decides it (over {OUT_OF_REACH}× the "
+            f"{evidence.n} measured would be needed at this variance); {who}"
+        )
+    audit = "" if evidence.unit else ", or a complete audit with gate_on_corrected,"
+    return f"undecided: about {more} more {what}{audit} would decide"
+
+
+_AUDIT_OR_REVIEWER = "a complete audit with gate_on_corrected, or a reviewer (sign-off), decides"
+
+
+#: More cases (or judged pairs) than this many times those measured do not count as a way to
+#: decide: a suite grown tenfold is a different suite, and a projection that far out says
+#: only that the estimate sits near the limit for an interval this wide.
+OUT_OF_REACH = 10
+
+
+def out_of_reach(more: int, measured: int) -> bool:
+    """True when ``more`` cases (or pairs) beyond the ``measured`` ones is no realistic way
+    to decide a rule on the judge's figures: over ``OUT_OF_REACH`` times them."""
+    return more > OUT_OF_REACH * measured
 
 
 LABEL_MORE = "more audit answers to decide"
