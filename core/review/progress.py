@@ -37,6 +37,7 @@ class AuditProgress(NamedTuple):
     labels_to_go: int | None  # None: no label would change the decision
     measure: str  # "change candidate − baseline" or "rate of SYSTEM"
     looks: list[LookInterval]
+    unit: str = "labels"  # what a look counts: "cases" for a paired change (either side's)
 
 
 def audit_progress(run: ReviewedRun) -> AuditProgress | None:
@@ -58,7 +59,8 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
         measure = f"change {report.systems[1]} − {report.systems[0]}"
     else:
         measure = f"rate of {report.systems[-1]}"
-    return AuditProgress(labels_to_go(report.decision), measure, looks)
+    unit = "cases" if change is not None and ev.to_looks else "labels"
+    return AuditProgress(labels_to_go(report.decision), measure, looks, unit)
 
 
 def _at_look(report: RunReport, audit: AuditInput, size: int) -> LookInterval:

@@ -128,6 +128,6 @@ def test_the_triage_look_table_counts_cases_of_the_pairing():
     gated = run.report.rates["candidate"].corrected
     assert gated is not None and gated.n_labelled + gated.beyond_look < 40  # its own count
     # the pairing reached its look at 40 cases: the table shows it, with the gate's interval
-    assert [look.labels for look in progress.looks] == [20, 40]
+    assert [look.labels for look in progress.looks] == [20, 40] and progress.unit == "cases"
     change = run.report.comparison.corrected_change
     assert (progress.looks[-1].low, progress.looks[-1].high) == (change.ci_low, change.ci_high)
