@@ -110,6 +110,11 @@ def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> 
     if evidence.corrected and (
         more is None or (evidence.left is not None and more > evidence.left)
     ):
+        if evidence.left == 0:
+            return (
+                "undecided: every audit answer is labelled and the interval still holds the "
+                "limit; a reviewer decides (sign-off)"
+            )
         left = f"the {evidence.left} answers left" if evidence.left is not None else "are left"
         return (
             f"undecided: more labels than {left} would be needed at "

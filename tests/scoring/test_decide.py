@@ -132,6 +132,9 @@ def test_more_labels_than_are_left_is_said_plainly():
     r = rate_reason("max_rate_increase", "change", ev, 0.5, INTERVAL, signed=True)
     assert r is not None and r.status == GateStatus.NEEDS_REVIEW
     assert "more labels than the 13 answers left" in r.message and "a reviewer decides" in r.message
+    done = rate_reason("max_rate_increase", "change", ev._replace(left=0), 0.5, INTERVAL, True)
+    assert done is not None and done.status == GateStatus.NEEDS_REVIEW
+    assert "every audit answer is labelled and the interval still holds the limit" in done.message
 
 
 def test_a_change_no_realistic_suite_decides_says_so_instead_of_a_count():
