@@ -54,23 +54,24 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
     ev = change_evidence(change, known) if change is not None else rate_evidence(gated)
     done = ev.n + ev.beyond_look  # a change's looks count cases of its pairing
     sizes = looks_reached(ev.first_look, ev.eligible, done)
-    looks = [_at_look(report, audit, size) for size in sizes or ([done] if done > 1 else [])]
+    unit = "cases" if change is not None and ev.to_looks else "labels"
+    at = sizes or ([done] if done > 1 else [])
+    looks = [_at_look(report, audit, size, unit == "cases") for size in at]
     if report.mode == Mode.COMPARE:
         measure = f"change {report.systems[1]} − {report.systems[0]}"
     else:
         measure = f"rate of {report.systems[-1]}"
-    unit = "cases" if change is not None and ev.to_looks else "labels"
     return AuditProgress(labels_to_go(report.decision), measure, looks, unit)
 
 
-def _at_look(report: RunReport, audit: AuditInput, size: int) -> LookInterval:
-    """The corrected figure on the first ``size`` drawn answers of each system (the change:
-    on the first ``size`` drawn cases, its pairing's own count)."""
+def _at_look(report: RunReport, audit: AuditInput, size: int, cases: bool) -> LookInterval:
+    """The corrected figure on the first ``size`` drawn answers of each system, or with
+    ``cases`` (a paired change) on the first ``size`` drawn cases, its pairing's own count."""
     policy = Policy.model_validate(report.policy)
     first = set(audit.order[:size])
     sample = {
-        s: [c for c in cases if c in first] if report.mode == Mode.COMPARE else cases[:size]
-        for s, cases in audit.sample.items()
+        s: [c for c in drawn if c in first] if cases else drawn[:size]
+        for s, drawn in audit.sample.items()
     }
     cut = audit.model_copy(update={"sample": sample, "order": audit.order[:size]})
     rates = {
