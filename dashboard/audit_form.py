@@ -84,7 +84,7 @@ def progress_panel(progress: AuditProgress) -> None:
         st.markdown("**No labels asked for**: the gate's reasons say what decides it")
     rows = [
         {
-            "labels": look.labels,
+            _LOOK_COLUMN[progress.unit]: look.labels,
             f"corrected {progress.measure}": _pct(look.estimate),
             "interval": f"{_pct(look.low)} to {_pct(look.high)}",
             "width": "–"
@@ -96,9 +96,17 @@ def progress_panel(progress: AuditProgress) -> None:
     if rows:  # an interval needs two labels
         st.dataframe(rows, hide_index=True)
     st.caption(
-        "The interval changes only at fixed looks (k, 2k, 4k, ... labels), so looking after "
-        "every label keeps its confidence (docs/gate.md)."
+        f"The interval changes only at fixed looks (k, 2k, 4k, ... {progress.unit}), so "
+        "looking after every label keeps its confidence (docs/gate.md)."
+        + (_PAIRED_LOOKS if progress.unit == "cases" else "")
     )
+
+
+_LOOK_COLUMN = {"labels": "labels", "cases": "cases labelled"}
+_PAIRED_LOOKS = (
+    " The change is paired over the cases either system rates: a look counts those cases, "
+    "each with an answer to label for every system that rates it."
+)
 
 
 def _pct(value: float | None) -> str:

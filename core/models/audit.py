@@ -44,6 +44,12 @@ class AuditInput(Record):
         description="Every drawn case in draw order (the sample in force): a change's pairing "
         "cuts the cases either system rates at its looks by it.",
     )
+    ahead: list[int] = Field(
+        default_factory=list,
+        description="Audit answers still to label on each case of the draw order after "
+        "``order``, in draw order (labelling on continues the sample there): what the "
+        "pairing's 'label N more' counts. Empty: one answer a case.",
+    )
 
 
 class CorrectedRate(Record):
@@ -130,6 +136,20 @@ class CorrectedChange(Record):
         default=0,
         description="Cases of the pairing in the audit sample in force with a label on every "
         "side that rates them (paired), or 0.",
+    )
+    first_look: int = Field(
+        default=0, description="The pairing's first look, in cases of n_cases (paired), or 0."
+    )
+    eligible: int = Field(default=0, description="The pairing's last look (paired), or 0.")
+    beyond_look: int = Field(
+        default=0,
+        description="Labelled cases of the pairing past its last look reached (paired), or 0.",
+    )
+    answers_to_looks: list[int] = Field(
+        default_factory=list,
+        description="Audit answers still to label to reach each look of the pairing's "
+        "schedule (k, 2k, 4k, ..., eligible; 0 once reached): what its 'label N more' "
+        "counts (paired), or empty.",
     )
     complete: bool = Field(description="Both systems' audit samples are completely labelled.")
 

@@ -26,7 +26,7 @@ from ..models import (
 )
 from ..present.flips import flip_lines
 from ..review.reviewed import gated_measure
-from ..scoring.corrected import corrected_in_force
+from ..scoring.compare import corrected_in_force
 from .common import MEASURE_TITLES, RATE_FIELDS, terminal_text
 
 __all__ = [

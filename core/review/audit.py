@@ -183,7 +183,12 @@ def audit_input(judged: RunReport, overrides: Sequence[Override]) -> AuditInput 
         s: {c: _hallucinated(rated[s][c], c in abstain, policy) for c in cases}
         for s, cases in sample.items()
     }
-    return AuditInput(sample=sample, labels=labels, judged=judge, order=drawn)
+    keys = _item_keys(judged, policy)
+    ahead = [
+        sum(audit_id(c, s) not in latest for s in keys.get(c, []))
+        for c in audit_order(judged, policy)[len(drawn) :]
+    ]
+    return AuditInput(sample=sample, labels=labels, judged=judge, order=drawn, ahead=ahead)
 
 
 def _audit_keys(

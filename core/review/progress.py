@@ -4,6 +4,8 @@ The Triage page shows it beside the audit sample; the number of labels to go is 
 own (``scoring.decide.labels_to_go``, the count the CLI prints in its reasons), and the
 intervals are the corrected figure recomputed on the first labels of the draw order at each
 look of the sequential audit (``scoring.looks``): the interval narrowing as labels accrue.
+The looks are the gated figure's own: a change's count cases of its pairing (either system
+rates them), a rate's its system's labels (``scoring.gate.change_evidence``, the gate's).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from ..inputs.policy import Policy
 from ..models import AuditInput, Mode, RunReport
 from ..scoring.corrected import corrected_change, corrected_rate
 from ..scoring.decide import labels_to_go
-from ..scoring.looks import look_sizes
+from ..scoring.gate import change_evidence, rate_evidence
+from ..scoring.looks import looks_reached
 from .audit import audit_input
 from .reviewed import ReviewedRun
 
@@ -34,6 +37,7 @@ class AuditProgress(NamedTuple):
     labels_to_go: int | None  # None: no label would change the decision
     measure: str  # "change candidate − baseline" or "rate of SYSTEM"
     looks: list[LookInterval]
+    unit: str = "labels"  # what a look counts: "cases" for a paired change (either side's)
 
 
 def audit_progress(run: ReviewedRun) -> AuditProgress | None:
@@ -45,21 +49,30 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
     gated = report.rates[report.systems[-1]].corrected
     if gated is None:
         return None
-    done = gated.n_labelled + gated.beyond_look
-    sizes = [s for s in look_sizes(gated.first_look, gated.eligible) if s <= done]
-    looks = [_at_look(report, audit, size) for size in sizes or ([done] if done > 1 else [])]
+    change = report.comparison.corrected_change if report.comparison else None
+    known = [r.corrected for r in report.rates.values() if r.corrected]
+    ev = change_evidence(change, known) if change is not None else rate_evidence(gated)
+    done = ev.n + ev.beyond_look  # a change's looks count cases of its pairing
+    sizes = looks_reached(ev.first_look, ev.eligible, done)
+    unit = "cases" if change is not None and ev.to_looks else "labels"
+    at = sizes or ([done] if done > 1 else [])
+    looks = [_at_look(report, audit, size, unit == "cases") for size in at]
     if report.mode == Mode.COMPARE:
         measure = f"change {report.systems[1]} − {report.systems[0]}"
     else:
         measure = f"rate of {report.systems[-1]}"
-    return AuditProgress(labels_to_go(report.decision), measure, looks)
+    return AuditProgress(labels_to_go(report.decision), measure, looks, unit)
 
 
-def _at_look(report: RunReport, audit: AuditInput, size: int) -> LookInterval:
-    """The corrected figure on the first ``size`` drawn answers of each system (the change:
-    on the first ``size`` drawn cases, its pairing's own count)."""
+def _at_look(report: RunReport, audit: AuditInput, size: int, cases: bool) -> LookInterval:
+    """The corrected figure on the first ``size`` drawn answers of each system, or with
+    ``cases`` (a paired change) on the first ``size`` drawn cases, its pairing's own count."""
     policy = Policy.model_validate(report.policy)
-    sample = {s: c[:size] for s, c in audit.sample.items()}
+    first = set(audit.order[:size])
+    sample = {
+        s: [c for c in drawn if c in first] if cases else drawn[:size]
+        for s, drawn in audit.sample.items()
+    }
     cut = audit.model_copy(update={"sample": sample, "order": audit.order[:size]})
     rates = {
         s: corrected_rate(report.analyses, report.cases, s, policy, cut) for s in report.systems

@@ -12,12 +12,12 @@ from ..models import (
     Case,
     ComparisonSummary,
     CorrectedChange,
+    CorrectedRate,
     HallucinationType,
     RateChange,
     Shift,
     SystemRates,
 )
-from .corrected import corrected_in_force
 from .intervals import paired_share_change
 from .memo import remembered
 from .metrics import (
@@ -139,3 +139,17 @@ def abstention_change(
     return bootstrap.model_copy(
         update={"ci_low": ends[0], "ci_high": ends[1], "method": "newcombe"}
     )
+
+
+def corrected_in_force(
+    policy: Policy, rate: CorrectedRate | None, change: CorrectedChange | None, compare: bool
+) -> bool:
+    """Whether the gate uses the corrected figures: ``gate_on_corrected``, every audit sample
+    completely labelled, and an estimate (with an interval, for a change) to gate on."""
+    if not policy.gate_on_corrected or rate is None or not rate.complete:
+        return False
+    if rate.estimate is None:
+        return False
+    if not compare:
+        return True
+    return change is not None and change.complete and change.ci_low is not None

@@ -54,7 +54,7 @@ from ..inputs.policy import Policy
 from ..models import AnswerAnalysis, AuditInput, Case, CorrectedChange, CorrectedRate
 from .intervals import t_quantile
 from .judge_samples import judge_means, mean_noise
-from .looks import level_at, look_size
+from .looks import answers_to_looks, level_at, look_size
 from .metrics import outcome_counts, ratio, should_abstain_ids
 
 AUDIT_PREFIX = "audit:"
@@ -272,7 +272,7 @@ def corrected_change(
     abstain = should_abstain_ids(cases)
     b = system_labels(analyses, cases, baseline.system, policy, audit)
     c = system_labels(analyses, cases, candidate.system, policy, audit)
-    labelled = _pair_labelled(audit, (baseline, candidate), (b, c))
+    labelled = (pair := _pair_sample(audit, (baseline, candidate), (b, c))).labelled
     same = set(b.judge) == set(c.judge) and set(b.truth) == set(c.truth)  # the old pairing
     paired = bool(b.judge) and bool(c.judge) and (len(labelled) >= 2 or same)
     union = list(b.judge) + [k for k in c.judge if k not in b.judge]
@@ -303,6 +303,10 @@ def corrected_change(
         n_labelled=len(labelled) if paired else 0,
         n_one_sided=len(union) - len(b.judge.keys() & c.judge.keys()) if paired else 0,
         complete=baseline.complete and candidate.complete,
+        first_look=pair.first_look if paired else 0,
+        eligible=pair.eligible if paired else 0,
+        beyond_look=pair.beyond_look if paired else 0,
+        answers_to_looks=pair.answers_to_looks if paired else [],
     )
 
 
@@ -349,18 +353,34 @@ def _z(values: np.ndarray, weight: float) -> np.ndarray:
     return np.where(np.isnan(values), 0.0, weight * values)
 
 
-def _pair_labelled(
+class PairSample(NamedTuple):
+    """The pairing's own sample: its labelled cases and its look schedule, in cases of U."""
+
+    labelled: list[str]  # up to the last look reached, labelled on every side that rates them
+    first_look: int
+    eligible: int
+    beyond_look: int  # labelled cases past the last look reached
+    answers_to_looks: list[int]  # audit answers still to label to reach each look
+
+
+def _pair_sample(
     audit: AuditInput, rates: tuple[CorrectedRate, CorrectedRate], labs: tuple[SystemLabels, ...]
-) -> list[str]:
-    """The pairing's labelled cases: the drawn cases of U in draw order (``audit.order``;
-    a hand-made input without it: the baseline's, then the candidate's others), cut to the
-    last look reached counted in cases of U (``looks``), with a label on every side that
-    rates them."""
+) -> PairSample:
+    """The drawn cases of U in draw order (``audit.order``, else the baseline's then the
+    candidate's), cut to the last look reached counted in cases of U (``looks``)."""
     lists = [audit.sample.get(r.system, []) for r in rates]
     drawn = audit.order or list(dict.fromkeys([*lists[0], *lists[1]]))
     seq = [k for k in drawn if any(k in lab.judge for lab in labs)]
-    seq = seq[: look_size(rates[0].first_look, rates[0].eligible, len(seq))]
-    return [k for k in seq if all(k not in lab.judge or k in lab.drawn for lab in labs)]
+    first, total = rates[0].first_look, rates[0].eligible
+    cut = look_size(first, total, len(seq))
+    waiting = [sum(k in lab.judge and k not in lab.drawn for lab in labs) for k in seq]
+    return PairSample(
+        [k for k, w in zip(seq[:cut], waiting, strict=False) if not w],
+        first,
+        total,
+        sum(not w for w in waiting[cut:]),
+        answers_to_looks(first, total, waiting, audit.ahead),
+    )
 
 
 def _independent(baseline: CorrectedRate, candidate: CorrectedRate) -> PPIEstimate:
@@ -377,17 +397,3 @@ def _independent(baseline: CorrectedRate, candidate: CorrectedRate) -> PPIEstima
 
 def _minus(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else a - b
-
-
-def corrected_in_force(
-    policy: Policy, rate: CorrectedRate | None, change: CorrectedChange | None, compare: bool
-) -> bool:
-    """Whether the gate uses the corrected figures: ``gate_on_corrected``, every audit sample
-    completely labelled, and an estimate (with an interval, for a change) to gate on."""
-    if not policy.gate_on_corrected or rate is None or not rate.complete:
-        return False
-    if rate.estimate is None:
-        return False
-    if not compare:
-        return True
-    return change is not None and change.complete and change.ci_low is not None

@@ -58,6 +58,7 @@ class RuleEvidence(NamedTuple):
     first_look: int = 0  # corrected figures: k, the sequential audit's first look (looks)
     eligible: int = 0  # and its last look, every eligible answer
     beyond_look: int = 0  # labels already past the last look, counted toward the next
+    to_looks: tuple[int, ...] = ()  # audit answers to each look, when a look counts cases
 
 
 def call(evidence: RuleEvidence, limit: float, policy: Policy) -> Call:
@@ -86,8 +87,10 @@ def more_to_decide(evidence: RuleEvidence, limit: float, confidence: float) -> i
         q = t_quantile(level_at(confidence, k, evidence.eligible, n), n - 1)
         se = (hi - lo) / (2 * q)
         gap = abs(est - limit)
-        to_look = labels_to_decide(k, evidence.eligible, n, se, gap, confidence)
-        return None if to_look is None else max(1, to_look - evidence.beyond_look)
+        to_look = labels_to_decide(k, evidence.eligible, n, se, gap, confidence, evidence.to_looks)
+        if to_look is None:
+            return None
+        return max(1, to_look if evidence.to_looks else to_look - evidence.beyond_look)
     q = t_quantile(confidence, n - 1)
     std_error = (hi - lo) / (2 * q)
     needed = n * (q * std_error / abs(est - limit)) ** 2
@@ -107,6 +110,11 @@ def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> 
     if evidence.corrected and (
         more is None or (evidence.left is not None and more > evidence.left)
     ):
+        if evidence.left == 0:
+            return (
+                "undecided: every audit answer is labelled and the interval still holds the "
+                "limit; a reviewer decides (sign-off)"
+            )
         left = f"the {evidence.left} answers left" if evidence.left is not None else "are left"
         return (
             f"undecided: more labels than {left} would be needed at "
@@ -116,12 +124,30 @@ def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> 
         return "undecided: no number of cases decides it at this variance, a reviewer must"
     if evidence.corrected:
         return f"undecided: label {more} {LABEL_MORE}"
-    if evidence.unit:
-        return f"undecided: about {more} more {evidence.unit} would decide"
-    return (
-        f"undecided: about {more} more cases, or a complete audit with gate_on_corrected, "
-        "would decide"
-    )
+    what = evidence.unit or "cases"
+    if out_of_reach(more, evidence.n):
+        who = "a reviewer decides (sign-off)" if evidence.unit else _AUDIT_OR_REVIEWER
+        return (
+            f"undecided: no realistic number of {what} decides it (over {OUT_OF_REACH}× the "
+            f"{evidence.n} measured would be needed at this variance); {who}"
+        )
+    audit = "" if evidence.unit else ", or a complete audit with gate_on_corrected,"
+    return f"undecided: about {more} more {what}{audit} would decide"
+
+
+_AUDIT_OR_REVIEWER = "a complete audit with gate_on_corrected, or a reviewer (sign-off), decides"
+
+
+#: More cases (or judged pairs) than this many times those measured do not count as a way to
+#: decide: a suite grown tenfold is a different suite, and a projection that far out says
+#: only that the estimate sits near the limit for an interval this wide.
+OUT_OF_REACH = 10
+
+
+def out_of_reach(more: int, measured: int) -> bool:
+    """True when ``more`` cases (or pairs) beyond the ``measured`` ones is no realistic way
+    to decide a rule on the judge's figures: over ``OUT_OF_REACH`` times them."""
+    return more > OUT_OF_REACH * measured
 
 
 LABEL_MORE = "more audit answers to decide"

@@ -28,7 +28,7 @@ from ..models import (
     Verdict,
     ci_bounds,
 )
-from .corrected import corrected_in_force
+from .compare import corrected_in_force
 from .decide import RuleEvidence, headline, rate_reason, worst
 from .memo import remembered
 from .metrics import blocking_claims
@@ -130,17 +130,8 @@ def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
     judged = cmp.gated_change()
     gated = _evidence(judged, judged.estimate, judged.n_cases)
     if cmp.gated_on_corrected and cmp.corrected_change is not None:
-        ch = cmp.corrected_change
         known = [r.corrected for r in cmp.rates.values() if r.corrected]
-        labels = min(c.n_labelled for c in known)
-        labels = ch.n_labelled if ch.paired and ch.n_labelled else labels  # the pairing's own
-        left = min(c.n_answers - c.n_labelled - c.beyond_look for c in known)
-        gated = _evidence(ch, ch.estimate, labels, corrected=True)._replace(
-            left=left,
-            first_look=known[0].first_look,
-            eligible=known[0].eligible,
-            beyond_look=min(c.beyond_look for c in known),
-        )
+        gated = change_evidence(cmp.corrected_change, known)
         measure = f"{measure}, review-corrected"
     ab = cmp.abstention_change
     checks = [
@@ -158,16 +149,42 @@ def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
     return out
 
 
+def change_evidence(ch: CorrectedChange, rates: Sequence[CorrectedRate]) -> RuleEvidence:
+    """The corrected change as the gate reads it, with where its sequential audit stands:
+    when paired, the pairing's own sample (labelled cases of U, its looks, the audit answers
+    still to label to reach each: 'label N more' counts answers, a case of U holding one or
+    two); independent, the two rates' (the fewer labels). The Triage look table reads the
+    same."""
+    ev = _evidence(ch, ch.estimate, ch.n_labelled, corrected=True)
+    if ch.paired and ch.answers_to_looks:
+        return ev._replace(
+            left=ch.answers_to_looks[-1], first_look=ch.first_look, eligible=ch.eligible,
+            beyond_look=ch.beyond_look, to_looks=tuple(ch.answers_to_looks),
+        )  # fmt: skip
+    return ev._replace(
+        n=ch.n_labelled if ch.paired and ch.n_labelled else min(c.n_labelled for c in rates),
+        left=min(c.n_answers - c.n_labelled - c.beyond_look for c in rates),
+        first_look=rates[0].first_look,
+        eligible=rates[0].eligible,
+        beyond_look=min(c.beyond_look for c in rates),
+    )
+
+
+def rate_evidence(c: CorrectedRate) -> RuleEvidence:
+    """One system's corrected rate as the gate reads it, with its sequential audit's state
+    (its own labels and looks)."""
+    ev = _evidence(c, c.estimate, c.n_labelled, corrected=True)
+    return ev._replace(
+        first_look=c.first_look, eligible=c.eligible, beyond_look=c.beyond_look,
+        left=c.n_answers - c.n_labelled - c.beyond_look,
+    )  # fmt: skip
+
+
 def _gated_rate(rates: SystemRates, policy: Policy, on_corrected: bool) -> tuple[RuleEvidence, str]:
     """The gated system's gated measure (the audit-corrected one when in force) and its
     label."""
     if on_corrected and rates.corrected is not None:
-        label = f"{MEASURE_LABELS[policy.gate_on]}, review-corrected"
-        c = rates.corrected
-        ev = _evidence(c, c.estimate, c.n_labelled, corrected=True)._replace(
-            first_look=c.first_look, eligible=c.eligible, beyond_look=c.beyond_look
-        )
-        return ev._replace(left=c.n_answers - c.n_labelled - c.beyond_look), label
+        return rate_evidence(rates.corrected), f"{MEASURE_LABELS[policy.gate_on]}, review-corrected"
     rate, interval = rates.gated_rate(policy.gate_on)
     n = rates.n_rated_answers if policy.gate_on == "answers" else rates.n_answers
     return _evidence(interval, rate, n), MEASURE_LABELS[policy.gate_on]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate
 from statistics import NormalDist
 
 import numpy as np
@@ -106,11 +107,14 @@ def level_at(confidence: float, first: int, total: int, n: int) -> float:
 
 
 def labels_to_decide(
-    first: int, total: int, n: int, std_error: float, gap: float, confidence: float
-) -> int | None:
+    first: int, total: int, n: int, std_error: float, gap: float, confidence: float,
+    to_looks: Sequence[int] = (),
+) -> int | None:  # fmt: skip
     """Labels beyond ``n`` to the first later look whose interval, at the current variance
     (standard error ``std_error`` at n labels), would be narrower than ``gap`` (the
-    estimate's distance to the limit); None when no look would (or none is left)."""
+    estimate's distance to the limit); None when no look would (or none is left). With
+    ``to_looks`` (``answers_to_looks``: the audit answers still to label to reach each look),
+    that look's count instead of its size − n."""
     if n < 2 or gap <= 0:
         return None
     sizes = look_sizes(first, total)
@@ -119,5 +123,25 @@ def labels_to_decide(
             continue
         q = t_quantile(look_confidence(confidence, j, sizes), size - 1)
         if q * std_error * math.sqrt(n / size) < gap:
-            return size - n
+            return to_looks[j] if to_looks else size - n
     return None
+
+
+def looks_reached(first: int, total: int, done: int) -> list[int]:
+    """The looks ``done`` units (labelled, past the last look too) have reached."""
+    return [s for s in look_sizes(first, total) if s <= done]
+
+
+def answers_to_looks(
+    first: int, total: int, waiting: Sequence[int], ahead: Sequence[int]
+) -> list[int]:
+    """Audit answers still to label to reach each look (``look_sizes``), when a unit the looks
+    count (a case of a change's pairing) holds several answers: at look L, the unlabelled
+    answers of the first L units of the draw order. ``waiting``: per unit drawn into the
+    sample in force; ``ahead``: per unit after them (one answer a unit past both)."""
+    per_unit = [*waiting, *ahead]
+    done = list(accumulate(per_unit, initial=0))
+    return [
+        done[min(size, len(per_unit))] + max(0, size - len(per_unit))
+        for size in look_sizes(first, total)
+    ]

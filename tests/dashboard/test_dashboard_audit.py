@@ -110,8 +110,10 @@ def test_triage_shows_labels_to_go_and_the_corrected_interval_at_each_look(audit
         case_id, system = rid.split(":")[1:]
         _label(at, rid, TRUTH[case_id] if system == "candidate" else "FAITHFUL", "read it")
     assert not any("labels to go" in t for t in _texts(at.markdown))
-    looks = next(d.value for d in at.dataframe if "labels" in d.value.columns)
-    assert list(looks.columns) == ["labels", "corrected change candidate − baseline",
+    # the paired change's looks count cases either system rates, not one system's labels
+    looks = next(d.value for d in at.dataframe if "cases labelled" in d.value.columns)
+    assert list(looks.columns) == ["cases labelled", "corrected change candidate − baseline",
                                    "interval", "width"]  # fmt: skip
-    assert list(looks["labels"]) == [3]  # every eligible case: the first look is the last
+    assert list(looks["cases labelled"]) == [3]  # every eligible case: the first look is last
+    assert any("a look counts those cases" in t for t in _texts(at.caption))
     assert looks["interval"][0].endswith("%") and looks["width"][0] not in ("0.0%", "–")

@@ -27,7 +27,8 @@ def test_labels_to_go_counts_the_sample_then_the_look_that_would_decide():
     assert progress.labels_to_go == labels_to_go(first.report.decision)
     # undecided at 10 labels, and no look of this 40-case suite would decide at this variance
     assert rule.status.value == "NEEDS_REVIEW" and progress.labels_to_go is None
-    assert "more labels than the 30 answers left would be needed" in rule.message
+    # 30 cases of the pairing left, each with an answer of both systems to label
+    assert "more labels than the 60 answers left would be needed" in rule.message
 
 
 def test_the_interval_narrows_at_each_look_and_stays_put_between_looks():

@@ -226,3 +226,11 @@ def test_the_pairing_cuts_the_drawn_cases_at_its_own_looks_in_draw_order():
     # 15/28; mean(g) over U, the judges' change 2/8 - 2/7 = -1/28: estimate 1/2 (with c5 and
     # c6, past the look, it would be 2/8 - 2/7 + (8/7 + 3) / 6)
     assert ch.estimate == pytest.approx(1 / 2)
+    # its schedule is its own, in cases of U: looks 2, 4, 8 of the 8; c5 and c6 past the look
+    # at 4 (the systems' own counts: 1 and 2). Ahead, c7 has one of its two answers still to
+    # label and c8 (should-abstain) none: 1 answer to the last look (every case); a hand-made
+    # input that says nothing of what lies ahead counts one answer a case (2)
+    assert (ch.first_look, ch.eligible, ch.beyond_look) == (2, 8, 2)
+    assert ch.answers_to_looks == [0, 0, 2]
+    ahead = audit.model_copy(update={"ahead": [1, 0]})
+    assert corrected_change(analyses, CASES, b, c, policy, ahead).answers_to_looks == [0, 0, 1]

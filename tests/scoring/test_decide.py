@@ -7,7 +7,16 @@ import pytest
 from halgate.inputs.policy import Policy
 from halgate.models import GateReason, GateStatus, PairwiseJudgement, Preference
 from halgate.scoring.corrected import ppi_mean
-from halgate.scoring.decide import Call, RuleEvidence, call, headline, more_to_decide, rate_reason
+from halgate.scoring.decide import (
+    OUT_OF_REACH,
+    Call,
+    RuleEvidence,
+    call,
+    headline,
+    more_to_decide,
+    out_of_reach,
+    rate_reason,
+)
 from halgate.scoring.pairwise_gate import pairwise_reasons
 
 INTERVAL, ESTIMATE = Policy(), Policy(decide_on="estimate")
@@ -123,3 +132,29 @@ def test_more_labels_than_are_left_is_said_plainly():
     r = rate_reason("max_rate_increase", "change", ev, 0.5, INTERVAL, signed=True)
     assert r is not None and r.status == GateStatus.NEEDS_REVIEW
     assert "more labels than the 13 answers left" in r.message and "a reviewer decides" in r.message
+    done = rate_reason("max_rate_increase", "change", ev._replace(left=0), 0.5, INTERVAL, True)
+    assert done is not None and done.status == GateStatus.NEEDS_REVIEW
+    assert "every audit answer is labelled and the interval still holds the limit" in done.message
+
+
+def test_a_change_no_realistic_suite_decides_says_so_instead_of_a_count():
+    # 45 cases, half width 0.07 (q·s) around +4% against a 5% limit: n·(0.07 / 0.01)² − n
+    # = 45·49 − 45 = 2160 more cases, over 10 × 45: no realistic suite
+    near = RuleEvidence(0.04, -0.03, 0.11, 45, unit="cases")
+    r = rate_reason("max_abstention_increase", "abstentions", near, 0.05, INTERVAL, signed=True)
+    assert r is not None and r.status == GateStatus.NEEDS_REVIEW and r.more_to_decide == 2160
+    assert (
+        "no realistic number of cases decides it (over 10× the 45 measured would be needed "
+        "at this variance); a reviewer decides (sign-off)" in r.message
+    )
+    assert "2160" not in r.message
+    # +2% with half width 0.05: 45·(0.05 / 0.03)² − 45 = 80 more, a count worth saying
+    far = RuleEvidence(0.02, -0.03, 0.07, 45, unit="cases")
+    r = rate_reason("max_abstention_increase", "abstentions", far, 0.05, INTERVAL, signed=True)
+    assert r is not None and r.more_to_decide == 80
+    assert "undecided: about 80 more cases would decide" in r.message
+    # the judge's gated change names the audit as the other way out
+    judged = RuleEvidence(0.04, -0.03, 0.11, 45)
+    r = rate_reason("max_rate_increase", "change", judged, 0.05, INTERVAL, signed=True)
+    assert r is not None and "a complete audit with gate_on_corrected, or a reviewer" in r.message
+    assert OUT_OF_REACH == 10 and not out_of_reach(450, 45) and out_of_reach(451, 45)

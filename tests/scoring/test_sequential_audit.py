@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 from halgate.scoring.corrected import CHANGE_PSEUDO, ppi_mean
 from halgate.scoring.looks import (
+    answers_to_looks,
     labels_to_decide,
     level_at,
     look_confidence,
     look_index,
     look_size,
     look_sizes,
+    looks_reached,
 )
 
 N = 300
@@ -99,3 +101,16 @@ def test_label_n_more_names_the_look_that_would_decide():
     assert labels_to_decide(30, 300, 30, 0.05, 0.06, 0.95) == 210
     assert labels_to_decide(30, 300, 30, 0.05, 0.04, 0.95) is None  # no look decides
     assert labels_to_decide(30, 30, 30, 0.05, 0.5, 0.95) is None  # no look left
+
+
+def test_a_change_counts_the_answers_to_each_look_not_its_cases():
+    # looks at 2, 4 and 8 cases; 3 cases drawn (the third has one answer still unlabelled),
+    # then 5 ahead holding 2, 1, 2, 0 (a should-abstain case: labelled by rule) and 2 answers
+    assert answers_to_looks(2, 8, [0, 0, 1], [2, 1, 2, 0, 2]) == [0, 1 + 2, 1 + 2 + 1 + 2 + 0 + 2]
+    assert answers_to_looks(2, 8, [0, 0], []) == [0, 2, 6]  # nothing known ahead: one a case
+    # 'label N more' then names the deciding look's answers, not its size − n (the 90 and
+    # 210 of the test above)
+    to_looks = [0, 55, 170, 400, 512]
+    assert labels_to_decide(30, 300, 30, 0.05, 0.08, 0.95, to_looks) == 170
+    assert labels_to_decide(30, 300, 30, 0.05, 0.06, 0.95, to_looks) == 400
+    assert looks_reached(30, 300, 59) == [30] and looks_reached(30, 300, 60) == [30, 60]
