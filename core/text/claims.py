@@ -132,24 +132,43 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
     """Spans of the independent clauses of a sentence (the whole sentence if only one)."""
     lead = _LEAD_INTERJECTION.match(sentence)
     offset = lead.end() if lead else 0
-    pieces: list[tuple[int, int, bool]] = []
-    cursor, semi = offset, False
+    pieces: list[tuple[int, int, str]] = []
+    cursor, sep = offset, ""
     for m in _CLAUSE_SEP.finditer(sentence, offset):
-        pieces.append((cursor, m.start(), semi))
-        cursor, semi = m.end(), bool(m.group("semi"))
-    pieces.append((cursor, len(sentence), semi))
+        pieces.append((cursor, m.start(), sep))
+        cursor, sep = m.end(), m.group()
+    pieces.append((cursor, len(sentence), sep))
     merged: list[tuple[int, int]] = []
-    for start, end, after_semi in pieces:
+    for start, end, sep in pieces:
         left = sentence[merged[-1][0] : merged[-1][1]] if merged else ""
-        right = sentence[start:end]
-        keep = _RESTRICTS.match(right) or not (
-            _clause_like(left, after_semi) and _clause_like(right, after_semi)
+        right, after_semi = sentence[start:end], sep.startswith(";")
+        keep = (
+            _RESTRICTS.match(right)
+            or _in_list(left, sep, right)
+            or not (_clause_like(left, after_semi) and _clause_like(right, after_semi))
         )
         if merged and keep:
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
     return [_trim(sentence, s, e) for s, e in merged if sentence[s:e].strip()]
+
+
+#: A list item ("Wednesdays", "New York City") has at most this many words.
+_ITEM_WORDS = 3
+
+
+def _in_list(left: str, sep: str, right: str) -> bool:
+    """The ", and" closes a list of short items that the sentence goes on after
+    ("open 4-8 PM on Tuesdays, Wednesdays, and Thursdays, 4-9 PM on Fridays"): cut there,
+    the last item would be read with the words after it, as a clause of its own."""
+    if sep.strip(" ,").lower() != "and" or "," not in left or "," not in right:
+        return False
+    last, first = left.rsplit(",", 1)[1], right.split(",", 1)[0]
+    return all(
+        0 < len(t) <= _ITEM_WORDS and not any(w in _AUX for w in t)
+        for t in (tokenize(last), tokenize(first))
+    )
 
 
 #: A line of at most this many words that ends with a colon introduces what follows.

@@ -148,6 +148,17 @@ def test_hours_agree_when_the_week_has_every_day_the_claim_times_and_none_is_wro
     assert not hours_agree("It is open Tuesday to Thursday.", week)  # no time given
 
 
+def test_times_given_before_their_days_go_with_the_days_after_them() -> None:
+    """'4-8 PM on Tuesdays, Wednesdays, and Thursdays, 4-9 PM on Fridays': each time range
+    is said of the days that follow it, up to the next range; the list's 'and' ends no part."""
+    week = {1: (960, 1200), 2: (960, 1200), 3: (960, 1200), 4: (960, 1260), 5: (720, 1260)}
+    right = "open from 4 PM to 8 PM on Tuesdays, Wednesdays, and Thursdays, from 4 PM to 9 PM on "
+    assert hours_agree(right + "Fridays, from 12 PM to 9 PM on Saturdays", week)
+    assert wrong_days(right + "Fridays, from 12 PM to 8 PM on Saturdays", week) == [5]
+    assert wrong_days("open 4 PM to 9 PM on Tuesdays, Wednesdays, and Fridays", week) == [1, 2]
+    assert wrong_days("open 4 PM to 8 PM on Tuesdays and 4 PM to 9 PM on Wednesdays", week) == [2]
+
+
 def test_a_time_of_no_day_agrees_when_the_week_has_it_and_the_claim_speaks_of_opening() -> None:
     week = {1: (1020, 1260), 4: (1020, 1320)}
     assert hours_agree("It operates until 10 PM.", week)

@@ -36,6 +36,18 @@ def texts(answer: str) -> list[str]:
             "It covers fever, pain, and swelling.",  # a list, not two clauses
             ["It covers fever, pain, and swelling."],
         ),
+        (  # the "and" closes a list of days the sentence goes on after
+            "It opens 4-8 PM on Tuesdays, Wednesdays, and Thursdays, 4-9 PM on Fridays, and "
+            "it is closed on Mondays.",
+            [
+                "It opens 4-8 PM on Tuesdays, Wednesdays, and Thursdays, 4-9 PM on Fridays",
+                "it is closed on Mondays.",
+            ],
+        ),
+        (  # short items, but each side a clause of its own: split as before
+            "It has tea, coffee, and it is open late, on Sundays.",
+            ["It has tea, coffee", "it is open late, on Sundays."],
+        ),
         ("Yes, refunds take 14 days.", ["refunds take 14 days."]),
         ("- Plan A costs $10.\n- Plan B costs $20.", ["Plan A costs $10.", "Plan B costs $20."]),
     ],

@@ -170,6 +170,9 @@ def wrong_days(
 
 
 _SEGMENT = re.compile(r";|\band\b|\bbut\b|\bwhile\b|\bexcept\b", re.I)
+_DAY_NAME = r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+#: The end of a list of days before its 'and': 'Tuesdays, Wednesdays,' / 'Tuesday, Wednesday'.
+_DAY_LIST_END = re.compile(rf"{_DAY_NAME},\s*{_DAY_NAME},?\s*$", re.I)
 _DAY_FILLER = re.compile(r"^[\s,]*(?:(?:on|from|to|through|thru|the|every|and|-|–)[\s,]*)*$", re.I)
 
 
@@ -179,7 +182,7 @@ def _hour_statements(text: str) -> list[tuple[set[int], set[int], bool]]:
     ('Fridays and Saturdays ... until 10 PM') lends them to the next part."""
     out: list[tuple[set[int], set[int], bool]] = []
     carried: set[int] = set()
-    for part in _SEGMENT.split(text):
+    for part in (g for seg in _segments(text) for g in _time_first_groups(seg)):
         days = claimed_days(part) | carried
         times = claimed_times(part)
         carried = set()
@@ -192,6 +195,44 @@ def _hour_statements(text: str) -> list[tuple[set[int], set[int], bool]]:
     if carried:
         out.append((carried, set(), False))
     return out
+
+
+def _segments(text: str) -> list[str]:
+    """The parts of a claim split at ';', 'and', 'but', 'while', 'except'; an 'and' inside a
+    list of three days or more ('Tuesdays, Wednesdays, and Thursdays') ends no part."""
+    parts, start = [], 0
+    for m in _SEGMENT.finditer(text):
+        if (
+            m.group().lower() == "and"
+            and _DAY_LIST_END.search(text, 0, m.start())
+            and _DAY.match(text[m.end() :].lstrip())
+        ):
+            continue
+        parts.append(text[start : m.start()])
+        start = m.end()
+    return [*parts, text[start:]]
+
+
+def _time_first_groups(part: str) -> list[str]:
+    """'4-8 PM on Tuesdays, Wednesdays, 4-9 PM on Fridays': comma pieces that each give
+    their times before their days; a piece without times belongs to the piece before it.
+    Any other part is one group."""
+    if "," not in part:
+        return [part]
+    pieces = part.split(",")
+    timed = [_TIME.search(p) for p in pieces]
+    if sum(t is not None for t in timed) < 2:
+        return [part]
+    groups: list[str] = []
+    for piece, t in zip(pieces, timed, strict=True):
+        day = _DAY.search(piece)
+        if t and day and day.start() < t.start():
+            return [part]  # 'Monday 9-5, Tuesday 10-6': days first, read as before
+        if t or not groups:
+            groups.append(piece)
+        else:
+            groups[-1] += "," + piece
+    return groups
 
 
 def claimed_days(text: str) -> set[int]:
