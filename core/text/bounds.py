@@ -9,6 +9,7 @@ here, beside the number it belongs to.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -108,3 +109,17 @@ def bound(text: str, q: Quantity) -> Bounded | None:
     if text[q.end : q.end + 1] == "+" and q.kind == "number":
         return Bounded("at least", value + "+")  # "ages 12+"
     return None
+
+
+#: What joins the two ends of a range: "6-8 hours", "6 – 8", "6 to 8 hours".
+_RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to)\s*", re.I)
+
+
+def range_of(text: str, q: Quantity, quantities: Sequence[Quantity]) -> tuple[Quantity, ...]:
+    """The two ends, low first, of the range `q` is an end of ("6-8 hours": the 6 and the
+    8 hours), or () when `q` stands alone. `quantities` are the text's, in order."""
+    for other in quantities:
+        low, high = (other, q) if other.end <= q.start else (q, other)
+        if low is not high and _RANGE_JOIN.fullmatch(text, low.end, high.start):
+            return low, high
+    return ()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from halgate.text.bounds import bound
+from halgate.text.bounds import bound, range_of
 from halgate.text.quantities import extract_quantities
 
 
@@ -43,3 +43,18 @@ def test_the_phrase_shown_is_the_texts_own() -> None:
     text = "Adults and children over  12 years: take 1 tablet."
     found = bound(text, extract_quantities(text)[0])
     assert found is not None and found.phrase == "over 12 years"
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("Cook on low for 6 - 8 hours.", ["6", "8 hours"]),
+        ("It takes 6-8 hours.", ["6", "8 hours"]),
+        ("Open 10 to 12 days a year.", ["10", "12 days"]),
+        ("It takes 6 hours, then 8 hours more.", []),  # two values, no range
+    ],
+)
+def test_a_range_gives_its_two_ends(text: str, ends: list[str]) -> None:
+    quantities = extract_quantities(text)
+    for q in quantities:
+        assert [text[e.start : e.end] for e in range_of(text, q, quantities)] == ends

@@ -6,9 +6,17 @@ import json
 
 import pytest
 from halgate.evidence.index import evidence_index
-from halgate.evidence.named_values import age_stated, field_states, labelled, value_context
-from halgate.models import Document
+from halgate.evidence.named_values import (
+    age_stated,
+    field_states,
+    labelled,
+    range_stated,
+    value_context,
+)
+from halgate.models import Document, Verdict
 from halgate.text.quantities import extract_quantities
+
+from ..conftest import offline_claims
 
 ARTICLE = Document(
     doc_id="article",
@@ -80,3 +88,36 @@ def test_a_number_naming_a_document_is_a_reference() -> None:
 def test_an_age_is_stated_beside_the_persons_name(claim, names, stated) -> None:
     q = next(q for q in extract_quantities(claim) if q.unit == "year")
     assert age_stated(claim, q, names, evidence_index([ARTICLE])) is stated
+
+
+RECIPE = Document(
+    doc_id="recipe",
+    text="Set the chicken on top of the vegetables. Cook on low for 6 - 8 hours or until done. "
+    "You may cook it on high for 1 hour, then on low for about 5 hours. Best answer: you can "
+    "cook chicken breasts for 4 hours on high, and they will still come out tender.",
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "stated"),
+    [("6-8 hours", True), ("6-9 hours", False), ("5-8 hours", False), ("8 hours", False)],
+)
+def test_an_end_of_a_range_is_stated_by_the_same_range(claim: str, stated: bool) -> None:
+    passages = evidence_index([RECIPE]).docs[0].passages
+    assert range_stated(claim, _value(claim, claim[-7:]), lambda: passages) is stated
+
+
+@pytest.mark.parametrize(
+    ("low", "verdict"), [("6-8", Verdict.PARTIALLY_SUPPORTED), ("6-9", Verdict.CONTRADICTED)]
+)
+def test_a_range_stated_next_to_the_best_evidence_backs_a_claim_that_joins_sentences(
+    low: str, verdict: Verdict
+) -> None:
+    """The claim's best evidence is the '4 hours on high' sentence: its range, stated as a
+    range in a neighbouring sentence, is found there, not contradicted by the 4 hours."""
+    claim = (
+        f"It takes approximately {low} hours on low or 1 hour on high followed by 5 hours on "
+        "low to make chicken breasts come out tender."
+    )
+    (judged,) = offline_claims(claim, [RECIPE], "How long does it take to make chicken tender?")
+    assert judged.verdict == verdict, judged.rationale

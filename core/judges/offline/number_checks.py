@@ -19,7 +19,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
-from ...evidence.named_values import age_stated, field_states, labelled
+from ...evidence.named_values import age_stated, field_states, labelled, range_stated
 from ...evidence.named_values import value_context as _context
 from ...text.bounds import bound
 from ...text.former import is_former, speaks_of_the_past
@@ -95,6 +95,7 @@ def check_numbers(
             )
             or _date_reckoned(q, claim.quantities, near + passages)
             or _in_context(claim, q, passages, window, floor)
+            or range_stated(claim.body, q, lambda: near + passages + neighbours(near, index))
             or _named(claim, q, index, window)
         ):
             continue
