@@ -3,7 +3,8 @@
 "Children under 12 can take the tablets" holds every word and number of "Adults and children
 over 12 years: take 1 or 2 tablets", yet says the opposite. Only the bound word differs, and
 bound words are stop words, so the word-level alignment cannot see the change: it is read
-here, beside the number it belongs to.
+here, beside the number it belongs to. So are the two ends of a range ("6-8 hours") and a
+value that is the whole of its span ("24 hours a day": how often, not an amount).
 """
 
 from __future__ import annotations
@@ -123,3 +124,20 @@ def range_of(text: str, q: Quantity, quantities: Sequence[Quantity]) -> tuple[Qu
         if low is not high and _RANGE_JOIN.fullmatch(text, low.end, high.start):
             return low, high
     return ()
+
+
+#: "seven days a week", "24 hours a day": how often, not a value a source states (the
+#: opening-hours checks read which days a claim says).
+_ALL_THE_TIME = re.compile(r"\s*(?:a|per|each)\s+(?P<span>week|day)\b", re.I)
+
+
+#: The whole of each span, as a quantity's (unit, value) states it.
+_WHOLE_SPAN = {"week": ("day", 7.0), "day": ("s", 86_400.0)}
+
+
+def all_the_time(text: str, q: Quantity) -> bool:
+    """The claim's value is the whole of the span after it ("seven days a week")."""
+    m = _ALL_THE_TIME.match(text, q.end) if q.unit in ("day", "s") else None
+    if m is None or q.kind != "number":
+        return False
+    return (q.unit, float(q.value)) == _WHOLE_SPAN[m.group("span").lower()]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...evidence.named_values import age_stated, field_states, labelled, range_stated
 from ...evidence.named_values import value_context as _context
-from ...text.bounds import bound
+from ...text.bounds import all_the_time, bound
 from ...text.former import is_former, speaks_of_the_past
 from ...text.quantities import Quantity, comparable, quantity_matches
 from .record_checks import case_facts, week_states
@@ -71,7 +71,7 @@ def check_numbers(
     wider: list[Passage] | None = None  # found only for a value the evidence lacks
     out = NumberFindings()
     for q in claim.quantities:
-        if _all_the_time(claim.body, q):
+        if all_the_time(claim.body, q):
             continue
         shown = claim.body[q.start : q.end].rstrip(".")
         stated = [(p, o) for p in near for o in p.quantities if _same_value(q, o, p)]
@@ -100,6 +100,8 @@ def check_numbers(
         ):
             continue
         rival = _conflicting(claim, q, near, window)
+        if rival and _in_context(claim, q, neighbours(near, index), window, 0.0):
+            continue  # the sentence beside its evidence states it about the same thing
         old = superseded(index)
         speaks_of_old = (named is not None and named.doc_id in old) or _dates_old_version(
             claim, index, old
@@ -130,22 +132,6 @@ def check_numbers(
             elif q.kind in _EXACT_KINDS or (q.kind == "number" and q.unit):
                 out.invented.append(shown)
     return out
-
-
-#: "seven days a week", "24 hours a day": how often, not a value a source states (the
-#: opening-hours checks read which days a claim says).
-_ALL_THE_TIME = re.compile(r"\s*(?:a|per|each)\s+(?P<span>week|day)\b", re.I)
-
-
-#: The whole of each span, as a quantity's (unit, value) states it.
-_WHOLE_SPAN = {"week": ("day", 7.0), "day": ("s", 86_400.0)}
-
-
-def _all_the_time(text: str, q: Quantity) -> bool:
-    m = _ALL_THE_TIME.match(text, q.end) if q.unit in ("day", "s") else None
-    if m is None or q.kind != "number":
-        return False
-    return (q.unit, float(q.value)) == _WHOLE_SPAN[m.group("span").lower()]
 
 
 #: Where the best evidence states a claim's value: (passage, the passage's quantity).
