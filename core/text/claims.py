@@ -12,7 +12,7 @@ import re
 
 from ..models import Claim, claim_id
 from .quantities import extract_quantities
-from .words import content_stems, is_negation, sentence_spans, tokenize
+from .words import content_stems, entities_decoded, is_negation, sentence_spans, tokenize
 
 # Separators joining independent clauses; each side must be clause-like to split there.
 _CLAUSE_SEP = re.compile(
@@ -98,13 +98,14 @@ _META = re.compile(
 def extract_claims(answer: str, case_id: str, system: str) -> list[Claim]:
     """The claims of one answer, in order; `answer[c.start:c.end] == c.text` for each."""
     claims: list[Claim] = []
-    for s_start, s_end in sentence_spans(answer):
-        sentence = answer[s_start:s_end]
+    plain = entities_decoded(answer)  # the same length: its spans are the answer's
+    for s_start, s_end in sentence_spans(plain):
+        sentence = plain[s_start:s_end]
         if sentence.rstrip().endswith("?") or _is_meta(sentence):
             continue
         for c_start, c_end in _clause_spans(sentence):
             start, end = s_start + c_start, s_start + c_end
-            if not _is_claim(answer[start:end]):
+            if not _is_claim(plain[start:end]):
                 continue
             i = len(claims)
             claims.append(

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from halgate.models import Document
 from halgate.text.claims import extract_claims
+
+from ..conftest import offline_claims
 
 
 def texts(answer: str) -> list[str]:
@@ -112,3 +115,20 @@ def test_claim_ids_and_indices() -> None:
 def test_empty_answer_has_no_claims() -> None:
     assert extract_claims("", "c", "s") == []
     assert extract_claims("   \n ", "c", "s") == []
+
+
+def test_html_character_references_are_read_and_end_no_clause() -> None:
+    """An answer copied from a web page: '&rsquo;' is a quote, its ';' no clause break, and
+    'Day&rsquo' no name; the claims keep the answer's own text and spans."""
+    answer = (
+        "It is called &lsquo;Equal Pay Day&rsquo; and falls on 14 April; "
+        "its date marks the pay gap."
+    )
+    assert texts(answer) == [
+        "It is called &lsquo;Equal Pay Day&rsquo; and falls on 14 April",
+        "its date marks the pay gap.",
+    ]
+    docs = [Document(doc_id="a", text="Equal Pay Day falls on 14 April.")]
+    (judged, _) = offline_claims(answer, docs)
+    assert "Equal Pay Day" not in judged.rationale, judged.rationale
+    assert judged.signals.get("names_missing", []) == [], judged.signals

@@ -6,6 +6,7 @@ import pytest
 from halgate.text.quantities import comparable, extract_quantities, quantity_matches
 from halgate.text.words import (
     content_stems,
+    entities_decoded,
     hedge_cues,
     hedge_scope,
     negated_stems,
@@ -211,3 +212,17 @@ def test_months_and_years_match_days_about_equal(a: str, b: str, same: bool) -> 
     assert quantity_matches(qa, qb) is same
     assert quantity_matches(qb, qa) is same
     assert not comparable(qa, qb)
+
+
+@pytest.mark.parametrize(
+    ("text", "decoded"),
+    [
+        ("Day&rsquo;s", "Day’’’’’’’s"),
+        ("Barnes &amp; Noble", "Barnes &&&&& Noble"),
+        ("a&nbsp;b &#8217;", "a\xa0\xa0\xa0\xa0\xa0\xa0b ’’’’’’’"),
+        ("Fish & chips; &bogus", "Fish & chips; &bogus"),  # no reference: as it was
+    ],
+)
+def test_html_character_references_are_read_in_place(text: str, decoded: str) -> None:
+    assert entities_decoded(text) == decoded
+    assert proper_names(entities_decoded("On &lsquo;Equal Pay Day&rsquo;.")) == ["Equal Pay Day"]
