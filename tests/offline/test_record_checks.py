@@ -23,6 +23,8 @@ from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, Verdict
 from halgate.text.words import tokenize
 
+from ..conftest import offline_claims
+
 RECORD = Document(
     doc_id="biz",
     text=json.dumps(
@@ -335,3 +337,19 @@ def test_a_field_the_claim_names_word_by_word_is_read_where_its_words_stand(
     # the negation is read at those words (a false field the claim named that way was a
     # conflict whatever the claim said).
     assert conflicts(claim, HOUSE_RULES) == found
+
+
+@pytest.mark.parametrize(("review", "null_field"), [("but take out food is good", False),
+                                                    ("and the patio is lovely", True)])  # fmt: skip
+def test_a_null_field_a_review_speaks_of_in_words_closed_up_is_no_gap(review, null_field) -> None:
+    """'takeout' names the null `RestaurantsTakeOut`; a review's 'take out food' says it,
+    though retrieval, reading words as they are, does not find that review."""
+    record = {
+        "name": "Thai Place",
+        "attributes": {"RestaurantsTakeOut": None, "WiFi": "no"},
+        "review_info": [{"review_stars": 5.0, "review_text": f"No ambience, {review}."}],
+    }
+    (judged,) = offline_claims(
+        "The takeout food receives praise.", [Document(doc_id="r", text=json.dumps(record))]
+    )
+    assert (judged.deciding_rule == "null_field") is null_field, judged.rationale

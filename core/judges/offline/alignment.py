@@ -100,7 +100,7 @@ def align(
     found.evidence_elsewhere = elsewhere
     found.names_missing = [n for n in claim.names if not _name_known(n, known)]
     if null_field_claims and any((h.passage.unknown - generic) & wanted for h in hits):
-        found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic)
+        found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic, index)
     found.record_conflicts = conflicts
     found.listing_conflicts = listing
     return found
