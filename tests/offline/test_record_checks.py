@@ -353,3 +353,20 @@ def test_a_null_field_a_review_speaks_of_in_words_closed_up_is_no_gap(review, nu
         "The takeout food receives praise.", [Document(doc_id="r", text=json.dumps(record))]
     )
     assert (judged.deciding_rule == "null_field") is null_field, judged.rationale
+
+
+def test_a_reviews_text_denies_only_what_the_best_field_does_not_speak_to() -> None:
+    """A review is prose, not a field's value: its 'offering a new menu' does not make 'does
+    not offer live music' a negation when `Music` is false; the field itself still rules."""
+    record = {
+        "name": "BBQ Bar",
+        "attributes": {"Music": False, "RestaurantsReservations": False},
+        "review_info": [
+            {"review_text": "They told me that they are offering a new menu and no BBQ in sight."}
+        ],
+    }
+    docs = [Document(doc_id="r", text=json.dumps(record))]
+    (denied,) = offline_claims("It does not offer live music.", docs)
+    assert denied.deciding_rule != "negation", denied.rationale
+    (offered,) = offline_claims("It offers live music.", docs)
+    assert offered.verdict == Verdict.CONTRADICTED, offered.rationale

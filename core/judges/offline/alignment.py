@@ -111,13 +111,15 @@ def _wording(
 ) -> tuple[bool, bool]:
     """Whether the evidence denies what the claim asserts (negation), or only suggests it
     (hedge). Any field of a record the claim rests on may deny it ("WiFi: no" among
-    others); another sentence in prose only when it shares words with the claim and denies
-    one the best passage does not speak to."""
+    others); another sentence in prose, a record's text field too (a review), only when it
+    shares words with the claim and denies one the best passage does not speak to."""
     best = found.best
     if not best:
         return False, False
     negation = _negation_mismatch(claim, best) or any(
-        _negation_mismatch(claim, p) if best.leaf is not None else _denies_elsewhere(claim, p, best)
+        _negation_mismatch(claim, p)
+        if _field(best) and _field(p)
+        else _denies_elsewhere(claim, p, best)
         for p in found.support
         if p is not best
     )
@@ -211,6 +213,16 @@ def _codes(vocabulary: frozenset[str]) -> tuple[str, ...]:
     """The short codes of a vocabulary ("ca", "nsw"), once per vocabulary: scanning a long
     document's words for every unknown name would cost the whole vocabulary each time."""
     return tuple(c for c in vocabulary if len(c) <= 3 and c.isalpha() and is_content(c))
+
+
+#: A record's string value of more words than this is prose (a review), not a field's value.
+_FIELD_WORDS = 8
+
+
+def _field(p: Passage) -> bool:
+    """A record's field with a value, not prose: "Music: false", not a review's text."""
+    value = p.leaf.value if p.leaf is not None else None
+    return p.leaf is not None and not (isinstance(value, str) and value.count(" ") >= _FIELD_WORDS)
 
 
 def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
