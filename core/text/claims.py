@@ -146,6 +146,7 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
         keep = (
             _RESTRICTS.match(right)
             or _in_list(left, sep, right)
+            or _other_days(left, right)
             or not (_clause_like(left, after_semi) and _clause_like(right, after_semi))
         )
         if merged and keep:
@@ -170,6 +171,18 @@ def _in_list(left: str, sep: str, right: str) -> bool:
         0 < len(t) <= _ITEM_WORDS and not any(w in _AUX for w in t)
         for t in (tokenize(last), tokenize(first))
     )
+
+
+_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|daily|every ?day"
+_OPENS_WITH_DAYS = re.compile(rf"\s*(?:on\s+)?(?:{_DAYS})\b", re.I)
+_NAMES_DAYS = re.compile(rf"\b(?:{_DAYS})\b", re.I)
+
+
+def _other_days(left: str, right: str) -> bool:
+    """A clause that opens with days after one that names days gives their exception
+    ("5-7 PM on weekdays, while on Wednesdays it opens at 11 AM"): cut there, the clause
+    before would read as true of every day it names."""
+    return bool(_OPENS_WITH_DAYS.match(right)) and bool(_NAMES_DAYS.search(left))
 
 
 #: A line of at most this many words that ends with a colon introduces what follows.

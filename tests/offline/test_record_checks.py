@@ -20,7 +20,7 @@ from halgate.judges.offline.record_checks import (
     week_states,
 )
 from halgate.judges.protocol import JudgeTask
-from halgate.models import Case, Document, Verdict
+from halgate.models import HALLUCINATED, Case, Document, Verdict
 from halgate.text.words import tokenize
 
 from ..conftest import offline_claims
@@ -370,3 +370,15 @@ def test_a_reviews_text_denies_only_what_the_best_field_does_not_speak_to() -> N
     assert denied.deciding_rule != "negation", denied.rationale
     (offered,) = offline_claims("It offers live music.", docs)
     assert offered.verdict == Verdict.CONTRADICTED, offered.rationale
+
+
+@pytest.mark.parametrize(("late", "hallucinated"), [("10 PM", False), ("11 PM", True)])
+def test_an_exception_for_some_days_stays_with_the_hours_it_excepts(late, hallucinated) -> None:
+    """'…from Tuesday to Sunday, while on Fridays and Saturdays it closes at 10 PM' is one
+    claim: cut at the comma, its first half would read as Friday's hours too."""
+    answer = (
+        "It is open from 5 PM to 9 PM from Tuesday to Sunday, while on Fridays and Saturdays "
+        f"it closes at {late}."
+    )
+    (judged,) = offline_claims(answer, [RECORD])
+    assert (judged.verdict in HALLUCINATED) is hallucinated, judged.rationale

@@ -51,6 +51,10 @@ def texts(answer: str) -> list[str]:
             "It has tea, coffee, and it is open late, on Sundays.",
             ["It has tea, coffee", "it is open late, on Sundays."],
         ),
+        (  # days after the comma are the exception to the days before it
+            "It opens 5-7 PM on weekdays, while on Wednesdays it opens at 11 AM.",
+            ["It opens 5-7 PM on weekdays, while on Wednesdays it opens at 11 AM."],
+        ),
         ("Yes, refunds take 14 days.", ["refunds take 14 days."]),
         ("- Plan A costs $10.\n- Plan B costs $20.", ["Plan A costs $10.", "Plan B costs $20."]),
     ],
