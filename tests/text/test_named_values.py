@@ -121,3 +121,12 @@ def test_a_range_stated_next_to_the_best_evidence_backs_a_claim_that_joins_sente
     )
     (judged,) = offline_claims(claim, [RECIPE], "How long does it take to make chicken tender?")
     assert judged.verdict == verdict, judged.rationale
+
+
+@pytest.mark.parametrize(("cited", "missing"), [("Passage 2", []), ("Dr Ortiz", ["Dr Ortiz"])])
+def test_a_documents_id_is_no_name_the_sources_must_hold(cited: str, missing: list[str]) -> None:
+    """An answer citing its source by the document's id ('Passage 2' for ``passage_2``)
+    names no one the sources lack; another name they lack is still missing."""
+    docs = [Document(doc_id="passage_2", text="Jalapenos are a good source of vitamin C.")]
+    (judged,) = offline_claims(f"Jalapenos are a good source of vitamin C ({cited}).", docs)
+    assert judged.signals.get("names_missing", []) == missing, judged.rationale

@@ -80,7 +80,7 @@ def align(
     numbers = check_numbers(
         claim, found, index, current_hits(hits, index, named), question, th, named
     )
-    known = (index.vocabulary, question.vocabulary)
+    known = (index.vocabulary, question.vocabulary, _id_words(index))
     generic = GENERIC_KEY_STEMS | (LISTING_KEY_STEMS if conventions.listings else frozenset())
     conflicts = record_conflicts(claim.body, claim.tokens, facts)
     listing: list[Conflict] = []
@@ -181,6 +181,13 @@ def _greedy_cover(wanted: set[str], hits: list[Hit]) -> tuple[list[Passage], fro
             chosen.append(h.passage)
             covered |= new
     return chosen, frozenset(covered)
+
+
+@per_index
+def _id_words(index: EvidenceIndex) -> frozenset[str]:
+    """The words of the documents' ids: an answer may name a source by its id ("Passage 2"
+    for ``passage_2``, "the FAQ" for ``faq``), which is no name the sources must hold."""
+    return frozenset(t for d in index.docs for t in tokenize(d.doc_id))
 
 
 def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
