@@ -136,7 +136,10 @@ _WHOLE_SPAN = {"week": ("day", 7.0), "day": ("s", 86_400.0)}
 
 
 def all_the_time(text: str, q: Quantity) -> bool:
-    """The claim's value is the whole of the span after it ("seven days a week")."""
+    """The claim's value is the whole of the span after it ("seven days a week"), or it
+    says "24/7": how often, as "24 hours a day / 7 days a week" does."""
+    if q.kind == "ratio" and q.value == "24/7":
+        return True
     m = _ALL_THE_TIME.match(text, q.end) if q.unit in ("day", "s") else None
     if m is None or q.kind != "number":
         return False
