@@ -95,7 +95,8 @@ _AGE_SAID = re.compile(r"[-\s]old\b")
 
 def age_stated(body: str, q: Quantity, names: Iterable[str], index: EvidenceIndex) -> bool:
     """The claim gives someone's age and a source gives the same age to one of the people
-    it names, as news prose does: "Louis Jordan, 37," or "Jordan, aged 37"."""
+    it names, as news prose does: "Louis Jordan, 37,", "Jordan, aged 37" or "Tsarnaev, who
+    was 19"."""
     if q.kind != "number" or q.unit != "year" or not _AGE_SAID.match(body, q.end):
         return False
     people = {w for n in names for w in n.split() if len(w) > 1}
@@ -104,7 +105,8 @@ def age_stated(body: str, q: Quantity, names: Iterable[str], index: EvidenceInde
     n = re.escape(f"{float(q.value):g}")
     who = "|".join(re.escape(w) for w in sorted(people))
     age = re.compile(
-        rf"\b(?:{who}),\s+(?:aged?\s+)?{n}\b(?!\s*[-\d%$])|\b(?:{who})\s+\(\s*{n}\s*\)"
+        rf"\b(?:{who}),\s+(?:aged?\s+|who\s+(?:is|was)\s+)?{n}\b(?!\s*[-\d%$])"
+        rf"|\b(?:{who})\s+\(\s*{n}\s*\)"
     )
     return any(age.search(d.text) for d in index.docs)
 

@@ -21,7 +21,8 @@ from ..conftest import offline_claims
 ARTICLE = Document(
     doc_id="article",
     text="That man, Louis Jordan, 37, had an amazing story. Big Brother 25 spoilers say "
-    "that Jag won again. Repeat step 4 before you paint.",
+    "that Jag won again. Repeat step 4 before you paint. The defense said Dzhokhar Tsarnaev, "
+    "who was 19, was failing out of college.",
 )
 RECORD = Document(
     doc_id="record",
@@ -83,6 +84,8 @@ def test_a_number_naming_a_document_is_a_reference() -> None:
         ("A 38-year-old man named Louis Jordan survived.", ["Louis Jordan"], False),
         ("A 37-year-old man named Kyle McCollum helped.", ["Kyle McCollum"], False),
         ("He sailed for 37 years.", ["Louis Jordan"], False),  # a period, not an age
+        ("Tsarnaev was only 19 years old at the time.", ["Tsarnaev"], True),
+        ("Tsarnaev was only 20 years old at the time.", ["Tsarnaev"], False),
     ],
 )
 def test_an_age_is_stated_beside_the_persons_name(claim, names, stated) -> None:
@@ -130,3 +133,8 @@ def test_a_documents_id_is_no_name_the_sources_must_hold(cited: str, missing: li
     docs = [Document(doc_id="passage_2", text="Jalapenos are a good source of vitamin C.")]
     (judged,) = offline_claims(f"Jalapenos are a good source of vitamin C ({cited}).", docs)
     assert judged.signals.get("names_missing", []) == missing, judged.rationale
+
+
+def test_the_judge_finds_an_age_a_relative_clause_gives() -> None:
+    (judged,) = offline_claims("Dzhokhar Tsarnaev was only 19 years old.", [ARTICLE])
+    assert not judged.signals.get("numbers_unmatched"), judged.rationale
