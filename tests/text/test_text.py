@@ -248,3 +248,21 @@ def test_the_judge_finds_years_a_season_gives() -> None:
     docs = [Document(doc_id="a", text="He led the Australian side from 1958/59 to 1963/1964.")]
     (judged,) = offline_claims("He led the Australian side from 1958 to 1964.", docs)
     assert not judged.signals.get("numbers_unmatched"), judged.rationale
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("boxes 1,2,3, and 5", [1, 2, 3, 5]),  # a list without spaces: each its own number
+        ("a fee of 1,250", [1250]),  # thousands stay one number
+        ("version a,2", []),  # a comma after a letter joins nothing
+    ],
+)
+def test_numbers_listed_with_commas_are_each_read(text: str, values: list) -> None:
+    assert [q.value for q in extract_quantities(text)] == values
+
+
+def test_the_judge_finds_each_number_of_a_list_without_spaces() -> None:
+    docs = [Document(doc_id="irs", text="Distributions in boxes 1,2,3, and 5 are reported there.")]
+    (judged,) = offline_claims("Distributions in boxes 1, 2, 3 and 5 are reported there.", docs)
+    assert not judged.signals.get("numbers_unmatched"), judged.rationale
