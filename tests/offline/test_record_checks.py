@@ -8,6 +8,7 @@ import pytest
 from halgate.evidence.index import evidence_index
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.offline.opening_hours import (
+    DAY_NAMES,
     claimed_days,
     claimed_times,
     hours_agree,
@@ -148,6 +149,19 @@ def test_hours_agree_when_the_week_has_every_day_the_claim_times_and_none_is_wro
     assert not hours_agree("It opens 12 PM to 9 PM Tuesday to Friday.", week)  # Friday: 10
     assert not hours_agree("It opens 12 PM to 9 PM on Mondays.", week)  # no hours for Monday
     assert not hours_agree("It is open Tuesday to Thursday.", week)  # no time given
+
+
+def test_days_without_times_agree_when_they_are_the_weeks_own() -> None:
+    """'open from Tuesday to Saturday' where the week lists exactly those days says what
+    the week says; fewer or more days, or no opening words, do not."""
+    week = {1: (720, 1260), 2: (720, 1260), 3: (720, 1260), 4: (720, 1320), 5: (720, 1320)}
+    assert not hours_agree("It is open from Tuesday to Thursday.", week)
+    assert not hours_agree("Tuesday to Saturday brings live music.", week)
+    assert not hours_agree("It is open from Monday to Saturday.", {0: None, **week})  # 0:0-0:0
+    shop = {"name": "Deli", "hours": {d: "12:0-21:0" for d in DAY_NAMES[1:6]}}
+    (claim,) = offline_claims("It is open from Tuesday to Saturday with varied hours.",
+                              [Document(doc_id="shop", text=json.dumps(shop))])  # fmt: skip
+    assert claim.signals["coverage"] > 0.7, claim.rationale
 
 
 def test_times_given_before_their_days_go_with_the_days_after_them() -> None:

@@ -117,8 +117,13 @@ def hours_agree(
     timed = {d for days, times, _ in statements if times for d in days}
     # Times said of no day ("open all week, until 1:30 am") must each be one of the week's.
     loose = any(times and not days for days, times, _ in statements) and speaks_of_opening(text)
+    # Days without times ("open from Tuesday to Sunday") agree when they are the week's own
+    # (its days with hours; "0:0-0:0" is undecided).
+    untimed = {d for days, times, shut in statements if not times and not shut for d in days}
+    open_days = {d for d, hours in week.items() if hours is not None}
+    every_day = bool(untimed) and untimed == open_days and speaks_of_opening(text)
     return (
-        (bool(timed) or loose)
+        (bool(timed) or loose or every_day)
         and timed <= set(week)
         and not wrong_days(text, week, closed_days, missing_closed)
     )
