@@ -100,7 +100,7 @@ def check_numbers(
         ):
             continue
         rival = _conflicting(claim, q, near, window)
-        if rival and _in_context(claim, q, neighbours(near, index), window, 0.0):
+        if rival and _stated_beside(claim, q, rival, neighbours(near, index), window):
             continue  # the sentence beside its evidence states it about the same thing
         old = superseded(index)
         speaks_of_old = (named is not None and named.doc_id in old) or _dates_old_version(
@@ -295,6 +295,18 @@ def _conflicting(
             if comparable(q, o) and mine & _context(p.text, o, window):
                 return p
     return None
+
+
+def _stated_beside(claim: ClaimFeatures, q: Quantity, rival: Passage, beside: list[Passage],
+                   window: tuple[int, int]) -> bool:  # fmt: skip
+    """A passage beside the evidence states the claim's value with more words around it in
+    common with the claim than the evidence's rival value has, or as many: no contradiction."""
+    mine, claimed = _context(claim.body, q, window), claim.quantities
+    ours = [len(mine & _context(p.text, o, window)) for p in beside for o in p.quantities
+            if _same_value(q, o, p)]  # fmt: skip
+    theirs = [len(mine & _context(rival.text, o, window)) for o in rival.quantities
+              if comparable(q, o) and not any(quantity_matches(c, o) for c in claimed)]  # fmt: skip
+    return max(ours, default=0) >= max(theirs, default=1)
 
 
 def _named(claim: ClaimFeatures, q: Quantity, ix: EvidenceIndex, window: tuple[int, int]) -> bool:
