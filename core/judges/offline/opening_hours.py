@@ -205,6 +205,8 @@ def _hour_statements(text: str) -> list[tuple[set[int], set[int], bool]]:
 def _segments(text: str) -> list[str]:
     """The parts of a claim split at ';', 'and', 'but', 'while', 'except'; an 'and' inside a
     list of three days or more ('Tuesdays, Wednesdays, and Thursdays') ends no part."""
+    if "day," not in text and "days," not in text:  # no list of days: the plain split
+        return _SEGMENT.split(text)
     parts, start = [], 0
     for m in _SEGMENT.finditer(text):
         if (
@@ -222,7 +224,7 @@ def _time_first_groups(part: str) -> list[str]:
     """'4-8 PM on Tuesdays, Wednesdays, 4-9 PM on Fridays': comma pieces that each give
     their times before their days; a piece without times belongs to the piece before it.
     Any other part is one group."""
-    if "," not in part:
+    if "," not in part or len(_TIME.findall(part)) < 2:
         return [part]
     pieces = part.split(",")
     timed = [_TIME.search(p) for p in pieces]

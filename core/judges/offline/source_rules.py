@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, per_index
+from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.quantities import Quantity, is_year, quantity_matches
 from ...text.words import content_stems, stem, tokenize
@@ -38,21 +38,22 @@ def _stated(stems: frozenset[str], hits: list[Hit], index: EvidenceIndex | None)
     if any(stems <= o.passage.stems for o in hits if not o.passage.unknown):
         return True
     return index is not None and any(
-        stems & joined and stems <= own | joined for own, joined in _closed_up(index)
+        (missing := stems - p.stems) and all(w in closed for w in missing) and missing <= _joined(p)
+        for p, closed in _closed_up(index)
     )
 
 
 @per_index
-def _closed_up(index: EvidenceIndex) -> list[tuple[frozenset[str], frozenset[str]]]:
-    """Each passage's stems but a null field's, and its word pairs closed up: a review's
-    "take out food" speaks of the null `RestaurantsTakeOut` that a claim's "takeout" names,
-    and retrieval, which reads words as they are, does not find that review."""
-    return [
-        (p.stems, frozenset(stem(a + b) for a, b in zip(p.tokens, p.tokens[1:], strict=False)))
-        for d in index.docs
-        for p in d.passages
-        if not p.unknown
-    ]
+def _closed_up(index: EvidenceIndex) -> list[tuple[Passage, str]]:
+    """Each passage but a null field's, with its words run together: a review's "take out
+    food" speaks of the null `RestaurantsTakeOut` that a claim's "takeout" names, and
+    retrieval, which reads words as they are, does not find that review. The run-together
+    text is a cheap first test; the word pairs are stemmed only where it passes."""
+    return [(p, "".join(p.tokens)) for d in index.docs for p in d.passages if not p.unknown]
+
+
+def _joined(p: Passage) -> set[str]:
+    return {stem(a + b) for a, b in zip(p.tokens, p.tokens[1:], strict=False)}
 
 
 #: "doesn't provide details on", "no information about", "is not specified": what follows
