@@ -1,21 +1,24 @@
 """Values a source states under another wording than the claim's: a record's own field, a
-number that belongs to a name or label, and a person's age.
+number that belongs to a name or label, a person's age, and an end of a range.
 
 The word-level alignment cannot find these. A record's field ("business_stars: 3.5" for
 "rated 3.5 stars") is one short passage the claim's other words do not point to; a label's
 number ("Big Brother 25", "step 4", "passage 3" for the document ``passage_3``) carries no
 unit and sits beside words about something else; an age has its unit only in the claim
-("a 37-year-old" for "Louis Jordan, 37,"). The judge's number checks ask these after the
+("a 37-year-old" for "Louis Jordan, 37,"); a range ("6-8 hours") is one fact, stated by a
+passage that gives both its ends as a range even where that passage holds few of the claim's
+other words (a claim that joins several sentences). The judge's number checks ask these after the
 evidence the claim is aligned to, before looking for a rival value.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
-from ..text.quantities import Quantity, comparable, quantity_matches
+from ..text.bounds import range_of
+from ..text.quantities import Quantity, comparable, extract_quantities, quantity_matches
 from ..text.words import content_stems, is_content, tokenize
 from .index import DocumentIndex, EvidenceIndex, Passage
 
@@ -92,7 +95,8 @@ _AGE_SAID = re.compile(r"[-\s]old\b")
 
 def age_stated(body: str, q: Quantity, names: Iterable[str], index: EvidenceIndex) -> bool:
     """The claim gives someone's age and a source gives the same age to one of the people
-    it names, as news prose does: "Louis Jordan, 37," or "Jordan, aged 37"."""
+    it names, as news prose does: "Louis Jordan, 37,", "Jordan, aged 37" or "Tsarnaev, who
+    was 19"."""
     if q.kind != "number" or q.unit != "year" or not _AGE_SAID.match(body, q.end):
         return False
     people = {w for n in names for w in n.split() if len(w) > 1}
@@ -101,6 +105,21 @@ def age_stated(body: str, q: Quantity, names: Iterable[str], index: EvidenceInde
     n = re.escape(f"{float(q.value):g}")
     who = "|".join(re.escape(w) for w in sorted(people))
     age = re.compile(
-        rf"\b(?:{who}),\s+(?:aged?\s+)?{n}\b(?!\s*[-\d%$])|\b(?:{who})\s+\(\s*{n}\s*\)"
+        rf"\b(?:{who}),\s+(?:aged?\s+|who\s+(?:is|was)\s+)?{n}\b(?!\s*[-\d%$])"
+        rf"|\b(?:{who})\s+\(\s*{n}\s*\)"
     )
     return any(age.search(d.text) for d in index.docs)
+
+
+def range_stated(body: str, q: Quantity, sources: Callable[[], Iterable[Passage]]) -> bool:
+    """`q` is an end of a range of the claim `body` ("6-8 hours") that one of the passages
+    `sources` gives (asked only for such a claim) states with the same two ends ("cook on
+    low for 6 - 8 hours")."""
+    ends = range_of(body, q, extract_quantities(body))
+    return bool(ends) and any(
+        len(theirs := range_of(p.text, o, p.quantities)) == 2
+        and all(map(quantity_matches, ends, theirs))
+        for p in sources()
+        for o in p.quantities
+        if quantity_matches(q, o)
+    )

@@ -3,12 +3,14 @@
 "Children under 12 can take the tablets" holds every word and number of "Adults and children
 over 12 years: take 1 or 2 tablets", yet says the opposite. Only the bound word differs, and
 bound words are stop words, so the word-level alignment cannot see the change: it is read
-here, beside the number it belongs to.
+here, beside the number it belongs to. So are the two ends of a range ("6-8 hours") and a
+value that is the whole of its span ("24 hours a day": how often, not an amount).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -108,3 +110,37 @@ def bound(text: str, q: Quantity) -> Bounded | None:
     if text[q.end : q.end + 1] == "+" and q.kind == "number":
         return Bounded("at least", value + "+")  # "ages 12+"
     return None
+
+
+#: What joins the two ends of a range: "6-8 hours", "6 – 8", "6 to 8 hours".
+_RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to)\s*", re.I)
+
+
+def range_of(text: str, q: Quantity, quantities: Sequence[Quantity]) -> tuple[Quantity, ...]:
+    """The two ends, low first, of the range `q` is an end of ("6-8 hours": the 6 and the
+    8 hours), or () when `q` stands alone. `quantities` are the text's, in order."""
+    for other in quantities:
+        low, high = (other, q) if other.end <= q.start else (q, other)
+        if low is not high and _RANGE_JOIN.fullmatch(text, low.end, high.start):
+            return low, high
+    return ()
+
+
+#: "seven days a week", "24 hours a day": how often, not a value a source states (the
+#: opening-hours checks read which days a claim says).
+_ALL_THE_TIME = re.compile(r"\s*(?:a|per|each)\s+(?P<span>week|day)\b", re.I)
+
+
+#: The whole of each span, as a quantity's (unit, value) states it.
+_WHOLE_SPAN = {"week": ("day", 7.0), "day": ("s", 86_400.0)}
+
+
+def all_the_time(text: str, q: Quantity) -> bool:
+    """The claim's value is the whole of the span after it ("seven days a week"), or it
+    says "24/7": how often, as "24 hours a day / 7 days a week" does."""
+    if q.kind == "ratio" and q.value == "24/7":
+        return True
+    m = _ALL_THE_TIME.match(text, q.end) if q.unit in ("day", "s") else None
+    if m is None or q.kind != "number":
+        return False
+    return (q.unit, float(q.value)) == _WHOLE_SPAN[m.group("span").lower()]

@@ -12,7 +12,7 @@ import re
 
 from ..models import Claim, claim_id
 from .quantities import extract_quantities
-from .words import content_stems, is_negation, sentence_spans, tokenize
+from .words import content_stems, entities_decoded, is_negation, sentence_spans, tokenize
 
 # Separators joining independent clauses; each side must be clause-like to split there.
 _CLAUSE_SEP = re.compile(
@@ -98,13 +98,14 @@ _META = re.compile(
 def extract_claims(answer: str, case_id: str, system: str) -> list[Claim]:
     """The claims of one answer, in order; `answer[c.start:c.end] == c.text` for each."""
     claims: list[Claim] = []
-    for s_start, s_end in sentence_spans(answer):
-        sentence = answer[s_start:s_end]
+    plain = entities_decoded(answer)  # the same length: its spans are the answer's
+    for s_start, s_end in sentence_spans(plain):
+        sentence = plain[s_start:s_end]
         if sentence.rstrip().endswith("?") or _is_meta(sentence):
             continue
         for c_start, c_end in _clause_spans(sentence):
             start, end = s_start + c_start, s_start + c_end
-            if not _is_claim(answer[start:end]):
+            if not _is_claim(plain[start:end]):
                 continue
             i = len(claims)
             claims.append(
@@ -132,24 +133,56 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
     """Spans of the independent clauses of a sentence (the whole sentence if only one)."""
     lead = _LEAD_INTERJECTION.match(sentence)
     offset = lead.end() if lead else 0
-    pieces: list[tuple[int, int, bool]] = []
-    cursor, semi = offset, False
+    pieces: list[tuple[int, int, str]] = []
+    cursor, sep = offset, ""
     for m in _CLAUSE_SEP.finditer(sentence, offset):
-        pieces.append((cursor, m.start(), semi))
-        cursor, semi = m.end(), bool(m.group("semi"))
-    pieces.append((cursor, len(sentence), semi))
+        pieces.append((cursor, m.start(), sep))
+        cursor, sep = m.end(), m.group()
+    pieces.append((cursor, len(sentence), sep))
     merged: list[tuple[int, int]] = []
-    for start, end, after_semi in pieces:
+    for start, end, sep in pieces:
         left = sentence[merged[-1][0] : merged[-1][1]] if merged else ""
-        right = sentence[start:end]
-        keep = _RESTRICTS.match(right) or not (
-            _clause_like(left, after_semi) and _clause_like(right, after_semi)
+        right, after_semi = sentence[start:end], sep.startswith(";")
+        keep = (
+            _RESTRICTS.match(right)
+            or _in_list(left, sep, right)
+            or _other_days(left, right)
+            or not (_clause_like(left, after_semi) and _clause_like(right, after_semi))
         )
         if merged and keep:
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
     return [_trim(sentence, s, e) for s, e in merged if sentence[s:e].strip()]
+
+
+#: A list item ("Wednesdays", "New York City") has at most this many words.
+_ITEM_WORDS = 3
+
+
+def _in_list(left: str, sep: str, right: str) -> bool:
+    """The ", and" closes a list of short items that the sentence goes on after
+    ("open 4-8 PM on Tuesdays, Wednesdays, and Thursdays, 4-9 PM on Fridays"): cut there,
+    the last item would be read with the words after it, as a clause of its own."""
+    if sep.strip(" ,").lower() != "and" or "," not in left or "," not in right:
+        return False
+    last, first = left.rsplit(",", 1)[1], right.split(",", 1)[0]
+    return all(
+        0 < len(t) <= _ITEM_WORDS and not any(w in _AUX for w in t)
+        for t in (tokenize(last), tokenize(first))
+    )
+
+
+_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?|daily|every ?day"
+_OPENS_WITH_DAYS = re.compile(rf"\s*(?:on\s+)?(?:{_DAYS})\b", re.I)
+_NAMES_DAYS = re.compile(rf"\b(?:{_DAYS})\b", re.I)
+
+
+def _other_days(left: str, right: str) -> bool:
+    """A clause that opens with days after one that names days gives their exception
+    ("5-7 PM on weekdays, while on Wednesdays it opens at 11 AM"): cut there, the clause
+    before would read as true of every day it names."""
+    return bool(_OPENS_WITH_DAYS.match(right)) and bool(_NAMES_DAYS.search(left))
 
 
 #: A line of at most this many words that ends with a colon introduces what follows.

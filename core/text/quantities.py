@@ -87,7 +87,7 @@ _UNIT = trie_pattern(sorted(_UNITS))
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp"}
 _NUMBER = re.compile(
-    r"(?=[$€£\d])(?<![\w.,])(?:(?P<cur>[$€£])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?=[$€£\d])(?<![\w.])(?<![^\d],)(?:(?P<cur>[$€£])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<ord>st|nd|rd|th)?(?:\s?(?P<scale>thousand|million|billion|bn|k)(?![a-z]))?"
     rf"(?:-?\s?(?P<unit>{_UNIT})(?![a-z]))?",
     re.I,
@@ -212,10 +212,28 @@ def _digit_quantities(text: str, folded: str, found: _Found) -> None:
     for kind, pattern in _kinds_for(text):
         for m in pattern.finditer(text):
             if found.free(m):
-                found.add(Quantity(kind, _QUANTITY_VALUE[kind](m), "", m.start(), m.end()))
+                whole = (Quantity(kind, _QUANTITY_VALUE[kind](m), "", m.start(), m.end()),)
+                for q in (kind == "ratio" and _season(m)) or whole:
+                    found.add(q)
     for m in _NUMBER.finditer(text):
         if found.free(m):
             found.add(_number(m))
+
+
+def _season(m: re.Match[str]) -> tuple[Quantity, ...]:
+    """A season or fiscal year written with a slash ("1958/59", "2023/2024") as its two
+    years, each a number of its own; () for any other ratio ("24/7", "1/2")."""
+    first, _, second = m.group().partition("/")
+    if len(first) != 4 or len(second) not in (2, 4) or not 1000 <= int(first) <= 2100:
+        return ()
+    year = int(first[: 4 - len(second)] + second)
+    if year != int(first) + 1:
+        return ()
+    slash = m.start() + 5
+    return (
+        Quantity("number", float(first), "", m.start(), m.start() + 4),
+        Quantity("number", float(year), "", slash, m.end()),
+    )
 
 
 def _word_quantities(text: str, found: _Found) -> None:

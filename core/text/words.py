@@ -7,6 +7,7 @@ Quantities (numbers, units, dates) live in ``quantities.py``.
 
 from __future__ import annotations
 
+import html
 import re
 from functools import lru_cache
 
@@ -330,6 +331,25 @@ _NOT_NAMES = frozenset(
     may june july august september october november december yes no note please am pm
     mondays tuesdays wednesdays thursdays fridays saturdays sundays""".split()
 )
+
+
+_ENTITY = re.compile(r"&(?:[a-z][a-z0-9]{1,7}|#[0-9]{1,6}|#x[0-9a-f]{1,5});", re.I)
+
+
+def entities_decoded(text: str) -> str:
+    """`text` with its HTML character references read ('&rsquo;' as '’', '&amp;' as '&'),
+    the character repeated to the reference's length so that offsets still hold and no
+    space opens inside a clause: an answer copied from a web page says "&lsquo;Equal Pay
+    Day&rsquo;", whose 'Day&rsquo' is no name and whose ';' ends no clause."""
+    if "&" not in text:
+        return text
+    return _ENTITY.sub(_same_length, text)
+
+
+def _same_length(m: re.Match[str]) -> str:
+    ref = m.group()
+    char = html.unescape(ref)
+    return char * len(ref) if len(char) == 1 else char.ljust(len(ref))[: len(ref)]
 
 
 def proper_names(text: str) -> list[str]:

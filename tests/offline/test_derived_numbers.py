@@ -36,3 +36,22 @@ def test_reckoning_counts_only_when_the_claim_shows_it():
     assert not _derived("12 days, 8 days, then a further 4 days", four, (twelve, eight), 0.01)
     months, days, rest = extract_quantities("12 months and 8 days and 4 days")
     assert not _derived("12 months less 8 days is 4 days in total", rest, (months, days), 0.01)
+
+
+YEMEN = Document(
+    doc_id="article",
+    text="The United Nations said that at least 519 people have been killed in Yemen in the past "
+    "two weeks. An additional 1,700 have been wounded. Tens of thousands have fled to Somalia. "
+    "In Aden alone, fighting has killed 58 people and injured 200 more in the past two days.",
+)
+
+
+def test_an_unmatched_number_with_a_rival_is_not_said_to_be_in_no_document():
+    """A rival value ('injured 200 more') too weakly aligned to contradict leaves the number
+    unmatched; the reason says so, not that no document holds it (the article does)."""
+    claim = "The war has caused wide destruction, with 519 people killed and 1,700 injured."
+    task = JudgeTask(CASE, [YEMEN], {"a": claim})
+    (judged,) = OfflineJudge(use_model=False).judge([task])[0].claims["a"]
+    assert judged.deciding_rule == "number_unmatched", judged.rationale
+    assert "in no source document" not in judged.rationale
+    assert "the evidence (article) gives another value for it" in judged.rationale

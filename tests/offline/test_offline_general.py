@@ -26,6 +26,8 @@ from halgate.models import (
 from halgate.text.lexicon import abbreviates
 from halgate.text.quantities import extract_quantities
 
+from ..conftest import offline_claims
+
 V, T = Verdict, HallucinationType
 
 SICK_PAY = Document(
@@ -362,3 +364,27 @@ def test_a_former_value_stated_as_the_current_one_contradicts(answer, verdict, w
 def test_a_claim_about_the_past_may_state_the_former_value() -> None:
     (claim,) = claims("Before April the monthly fee was £50.", [UPDATE], use_model=False)
     assert claim.signals["numbers_unmatched"] == [], claim.rationale
+
+
+OUTBREAK = Document(
+    doc_id="article",
+    text="Gastrointestinal illness has gripped 60 people on the ferry Northern Star, according to "
+    "a report from the health agency. Of the ferry's 1,200 passengers, 52 have suffered from "
+    "vomiting, fever and other symptoms, the agency said. The illness has also affected eight "
+    "members of the 420-person crew. The agency has yet to find the cause. Star Ferries has "
+    "been taking action since the outbreak began, including keeping passengers informed.",
+)
+
+
+@pytest.mark.parametrize(("passengers", "verdict"), [("52", V.SUPPORTED), ("53", V.CONTRADICTED)])
+def test_a_value_the_sentence_beside_its_evidence_states_about_the_same_thing_has_no_rival(
+    passengers: str, verdict: Verdict
+) -> None:
+    """The claim joins three sentences; its evidence is the crew's, whose '420-person' is no
+    rival to the passengers' 52 that the sentence before it states."""
+    claim = (
+        f"Gastrointestinal illness has affected 60 people on the Northern Star ferry, including "
+        f"{passengers} passengers and 8 crew members."
+    )
+    (judged,) = offline_claims(claim, [OUTBREAK])
+    assert judged.verdict == verdict, judged.rationale

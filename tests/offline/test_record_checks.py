@@ -8,6 +8,7 @@ import pytest
 from halgate.evidence.index import evidence_index
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.offline.opening_hours import (
+    DAY_NAMES,
     claimed_days,
     claimed_times,
     hours_agree,
@@ -20,8 +21,10 @@ from halgate.judges.offline.record_checks import (
     week_states,
 )
 from halgate.judges.protocol import JudgeTask
-from halgate.models import Case, Document, Verdict
+from halgate.models import HALLUCINATED, Case, Document, Verdict
 from halgate.text.words import tokenize
+
+from ..conftest import offline_claims
 
 RECORD = Document(
     doc_id="biz",
@@ -146,6 +149,30 @@ def test_hours_agree_when_the_week_has_every_day_the_claim_times_and_none_is_wro
     assert not hours_agree("It opens 12 PM to 9 PM Tuesday to Friday.", week)  # Friday: 10
     assert not hours_agree("It opens 12 PM to 9 PM on Mondays.", week)  # no hours for Monday
     assert not hours_agree("It is open Tuesday to Thursday.", week)  # no time given
+
+
+def test_days_without_times_agree_when_they_are_the_weeks_own() -> None:
+    """'open from Tuesday to Saturday' where the week lists exactly those days says what
+    the week says; fewer or more days, or no opening words, do not."""
+    week = {1: (720, 1260), 2: (720, 1260), 3: (720, 1260), 4: (720, 1320), 5: (720, 1320)}
+    assert not hours_agree("It is open from Tuesday to Thursday.", week)
+    assert not hours_agree("Tuesday to Saturday brings live music.", week)
+    assert not hours_agree("It is open from Monday to Saturday.", {0: None, **week})  # 0:0-0:0
+    shop = {"name": "Deli", "hours": {d: "12:0-21:0" for d in DAY_NAMES[1:6]}}
+    (claim,) = offline_claims("It is open from Tuesday to Saturday with varied hours.",
+                              [Document(doc_id="shop", text=json.dumps(shop))])  # fmt: skip
+    assert claim.signals["coverage"] > 0.7, claim.rationale
+
+
+def test_times_given_before_their_days_go_with_the_days_after_them() -> None:
+    """'4-8 PM on Tuesdays, Wednesdays, and Thursdays, 4-9 PM on Fridays': each time range
+    is said of the days that follow it, up to the next range; the list's 'and' ends no part."""
+    week = {1: (960, 1200), 2: (960, 1200), 3: (960, 1200), 4: (960, 1260), 5: (720, 1260)}
+    right = "open from 4 PM to 8 PM on Tuesdays, Wednesdays, and Thursdays, from 4 PM to 9 PM on "
+    assert hours_agree(right + "Fridays, from 12 PM to 9 PM on Saturdays", week)
+    assert wrong_days(right + "Fridays, from 12 PM to 8 PM on Saturdays", week) == [5]
+    assert wrong_days("open 4 PM to 9 PM on Tuesdays, Wednesdays, and Fridays", week) == [1, 2]
+    assert wrong_days("open 4 PM to 8 PM on Tuesdays and 4 PM to 9 PM on Wednesdays", week) == [2]
 
 
 def test_a_time_of_no_day_agrees_when_the_week_has_it_and_the_claim_speaks_of_opening() -> None:
@@ -324,3 +351,48 @@ def test_a_field_the_claim_names_word_by_word_is_read_where_its_words_stand(
     # the negation is read at those words (a false field the claim named that way was a
     # conflict whatever the claim said).
     assert conflicts(claim, HOUSE_RULES) == found
+
+
+@pytest.mark.parametrize(("review", "null_field"), [("but take out food is good", False),
+                                                    ("and the patio is lovely", True)])  # fmt: skip
+def test_a_null_field_a_review_speaks_of_in_words_closed_up_is_no_gap(review, null_field) -> None:
+    """'takeout' names the null `RestaurantsTakeOut`; a review's 'take out food' says it,
+    though retrieval, reading words as they are, does not find that review."""
+    record = {
+        "name": "Thai Place",
+        "attributes": {"RestaurantsTakeOut": None, "WiFi": "no"},
+        "review_info": [{"review_stars": 5.0, "review_text": f"No ambience, {review}."}],
+    }
+    (judged,) = offline_claims(
+        "The takeout food receives praise.", [Document(doc_id="r", text=json.dumps(record))]
+    )
+    assert (judged.deciding_rule == "null_field") is null_field, judged.rationale
+
+
+def test_a_reviews_text_denies_only_what_the_best_field_does_not_speak_to() -> None:
+    """A review is prose, not a field's value: its 'offering a new menu' does not make 'does
+    not offer live music' a negation when `Music` is false; the field itself still rules."""
+    record = {
+        "name": "BBQ Bar",
+        "attributes": {"Music": False, "RestaurantsReservations": False},
+        "review_info": [
+            {"review_text": "They told me that they are offering a new menu and no BBQ in sight."}
+        ],
+    }
+    docs = [Document(doc_id="r", text=json.dumps(record))]
+    (denied,) = offline_claims("It does not offer live music.", docs)
+    assert denied.deciding_rule != "negation", denied.rationale
+    (offered,) = offline_claims("It offers live music.", docs)
+    assert offered.verdict == Verdict.CONTRADICTED, offered.rationale
+
+
+@pytest.mark.parametrize(("late", "hallucinated"), [("10 PM", False), ("11 PM", True)])
+def test_an_exception_for_some_days_stays_with_the_hours_it_excepts(late, hallucinated) -> None:
+    """'…from Tuesday to Sunday, while on Fridays and Saturdays it closes at 10 PM' is one
+    claim: cut at the comma, its first half would read as Friday's hours too."""
+    answer = (
+        "It is open from 5 PM to 9 PM from Tuesday to Sunday, while on Fridays and Saturdays "
+        f"it closes at {late}."
+    )
+    (judged,) = offline_claims(answer, [RECORD])
+    assert (judged.verdict in HALLUCINATED) is hallucinated, judged.rationale

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from halgate.text.bounds import bound
+from halgate.models import Document
+from halgate.text.bounds import bound, range_of
 from halgate.text.quantities import extract_quantities
+
+from ..conftest import offline_claims
 
 
 def bound_of(text: str) -> str | None:
@@ -43,3 +46,30 @@ def test_the_phrase_shown_is_the_texts_own() -> None:
     text = "Adults and children over  12 years: take 1 tablet."
     found = bound(text, extract_quantities(text)[0])
     assert found is not None and found.phrase == "over 12 years"
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("Cook on low for 6 - 8 hours.", ["6", "8 hours"]),
+        ("It takes 6-8 hours.", ["6", "8 hours"]),
+        ("Open 10 to 12 days a year.", ["10", "12 days"]),
+        ("It takes 6 hours, then 8 hours more.", []),  # two values, no range
+    ],
+)
+def test_a_range_gives_its_two_ends(text: str, ends: list[str]) -> None:
+    quantities = extract_quantities(text)
+    for q in quantities:
+        assert [text[e.start : e.end] for e in range_of(text, q, quantities)] == ends
+
+
+def test_24_7_says_how_often_and_is_no_value_to_find() -> None:
+    """'24/7' is read as '24 hours a day / 7 days a week', not as a ratio no source holds;
+    another ratio still is one."""
+    docs = [
+        Document(doc_id="faq", text="The helpline is available 24 hours a day / 7 days a week.")
+    ]
+    (always,) = offline_claims("The helpline is available 24/7.", docs)
+    assert not always.signals.get("numbers_unmatched"), always.rationale
+    (half,) = offline_claims("The helpline is available 12/7.", docs)
+    assert half.signals.get("numbers_unmatched") == ["12/7"], half.rationale

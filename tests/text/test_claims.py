@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from halgate.models import Document
 from halgate.text.claims import extract_claims
+
+from ..conftest import offline_claims
 
 
 def texts(answer: str) -> list[str]:
@@ -35,6 +38,22 @@ def texts(answer: str) -> list[str]:
         (
             "It covers fever, pain, and swelling.",  # a list, not two clauses
             ["It covers fever, pain, and swelling."],
+        ),
+        (  # the "and" closes a list of days the sentence goes on after
+            "It opens 4-8 PM on Tuesdays, Wednesdays, and Thursdays, 4-9 PM on Fridays, and "
+            "it is closed on Mondays.",
+            [
+                "It opens 4-8 PM on Tuesdays, Wednesdays, and Thursdays, 4-9 PM on Fridays",
+                "it is closed on Mondays.",
+            ],
+        ),
+        (  # short items, but each side a clause of its own: split as before
+            "It has tea, coffee, and it is open late, on Sundays.",
+            ["It has tea, coffee", "it is open late, on Sundays."],
+        ),
+        (  # days after the comma are the exception to the days before it
+            "It opens 5-7 PM on weekdays, while on Wednesdays it opens at 11 AM.",
+            ["It opens 5-7 PM on weekdays, while on Wednesdays it opens at 11 AM."],
         ),
         ("Yes, refunds take 14 days.", ["refunds take 14 days."]),
         ("- Plan A costs $10.\n- Plan B costs $20.", ["Plan A costs $10.", "Plan B costs $20."]),
@@ -100,3 +119,20 @@ def test_claim_ids_and_indices() -> None:
 def test_empty_answer_has_no_claims() -> None:
     assert extract_claims("", "c", "s") == []
     assert extract_claims("   \n ", "c", "s") == []
+
+
+def test_html_character_references_are_read_and_end_no_clause() -> None:
+    """An answer copied from a web page: '&rsquo;' is a quote, its ';' no clause break, and
+    'Day&rsquo' no name; the claims keep the answer's own text and spans."""
+    answer = (
+        "It is called &lsquo;Equal Pay Day&rsquo; and falls on 14 April; "
+        "its date marks the pay gap."
+    )
+    assert texts(answer) == [
+        "It is called &lsquo;Equal Pay Day&rsquo; and falls on 14 April",
+        "its date marks the pay gap.",
+    ]
+    docs = [Document(doc_id="a", text="Equal Pay Day falls on 14 April.")]
+    (judged, _) = offline_claims(answer, docs)
+    assert "Equal Pay Day" not in judged.rationale, judged.rationale
+    assert judged.signals.get("names_missing", []) == [], judged.signals

@@ -6,14 +6,23 @@ import json
 
 import pytest
 from halgate.evidence.index import evidence_index
-from halgate.evidence.named_values import age_stated, field_states, labelled, value_context
-from halgate.models import Document
+from halgate.evidence.named_values import (
+    age_stated,
+    field_states,
+    labelled,
+    range_stated,
+    value_context,
+)
+from halgate.models import Document, Verdict
 from halgate.text.quantities import extract_quantities
+
+from ..conftest import offline_claims
 
 ARTICLE = Document(
     doc_id="article",
     text="That man, Louis Jordan, 37, had an amazing story. Big Brother 25 spoilers say "
-    "that Jag won again. Repeat step 4 before you paint.",
+    "that Jag won again. Repeat step 4 before you paint. The defense said Dzhokhar Tsarnaev, "
+    "who was 19, was failing out of college.",
 )
 RECORD = Document(
     doc_id="record",
@@ -75,8 +84,57 @@ def test_a_number_naming_a_document_is_a_reference() -> None:
         ("A 38-year-old man named Louis Jordan survived.", ["Louis Jordan"], False),
         ("A 37-year-old man named Kyle McCollum helped.", ["Kyle McCollum"], False),
         ("He sailed for 37 years.", ["Louis Jordan"], False),  # a period, not an age
+        ("Tsarnaev was only 19 years old at the time.", ["Tsarnaev"], True),
+        ("Tsarnaev was only 20 years old at the time.", ["Tsarnaev"], False),
     ],
 )
 def test_an_age_is_stated_beside_the_persons_name(claim, names, stated) -> None:
     q = next(q for q in extract_quantities(claim) if q.unit == "year")
     assert age_stated(claim, q, names, evidence_index([ARTICLE])) is stated
+
+
+RECIPE = Document(
+    doc_id="recipe",
+    text="Set the chicken on top of the vegetables. Cook on low for 6 - 8 hours or until done. "
+    "You may cook it on high for 1 hour, then on low for about 5 hours. Best answer: you can "
+    "cook chicken breasts for 4 hours on high, and they will still come out tender.",
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "stated"),
+    [("6-8 hours", True), ("6-9 hours", False), ("5-8 hours", False), ("8 hours", False)],
+)
+def test_an_end_of_a_range_is_stated_by_the_same_range(claim: str, stated: bool) -> None:
+    passages = evidence_index([RECIPE]).docs[0].passages
+    assert range_stated(claim, _value(claim, claim[-7:]), lambda: passages) is stated
+
+
+@pytest.mark.parametrize(
+    ("low", "verdict"), [("6-8", Verdict.PARTIALLY_SUPPORTED), ("6-9", Verdict.CONTRADICTED)]
+)
+def test_a_range_stated_next_to_the_best_evidence_backs_a_claim_that_joins_sentences(
+    low: str, verdict: Verdict
+) -> None:
+    """The claim's best evidence is the '4 hours on high' sentence: its range, stated as a
+    range in a neighbouring sentence, is found there, not contradicted by the 4 hours."""
+    claim = (
+        f"It takes approximately {low} hours on low or 1 hour on high followed by 5 hours on "
+        "low to make chicken breasts come out tender."
+    )
+    (judged,) = offline_claims(claim, [RECIPE], "How long does it take to make chicken tender?")
+    assert judged.verdict == verdict, judged.rationale
+
+
+@pytest.mark.parametrize(("cited", "missing"), [("Passage 2", []), ("Dr Ortiz", ["Dr Ortiz"])])
+def test_a_documents_id_is_no_name_the_sources_must_hold(cited: str, missing: list[str]) -> None:
+    """An answer citing its source by the document's id ('Passage 2' for ``passage_2``)
+    names no one the sources lack; another name they lack is still missing."""
+    docs = [Document(doc_id="passage_2", text="Jalapenos are a good source of vitamin C.")]
+    (judged,) = offline_claims(f"Jalapenos are a good source of vitamin C ({cited}).", docs)
+    assert judged.signals.get("names_missing", []) == missing, judged.rationale
+
+
+def test_the_judge_finds_an_age_a_relative_clause_gives() -> None:
+    (judged,) = offline_claims("Dzhokhar Tsarnaev was only 19 years old.", [ARTICLE])
+    assert not judged.signals.get("numbers_unmatched"), judged.rationale

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from halgate.models import Document
 from halgate.text.quantities import comparable, extract_quantities, quantity_matches
 from halgate.text.words import (
     content_stems,
+    entities_decoded,
     hedge_cues,
     hedge_scope,
     negated_stems,
@@ -14,6 +16,8 @@ from halgate.text.words import (
     stem,
     tokenize,
 )
+
+from ..conftest import offline_claims
 
 
 @pytest.mark.parametrize(
@@ -211,3 +215,54 @@ def test_months_and_years_match_days_about_equal(a: str, b: str, same: bool) -> 
     assert quantity_matches(qa, qb) is same
     assert quantity_matches(qb, qa) is same
     assert not comparable(qa, qb)
+
+
+@pytest.mark.parametrize(
+    ("text", "decoded"),
+    [
+        ("Day&rsquo;s", "Day’’’’’’’s"),
+        ("Barnes &amp; Noble", "Barnes &&&&& Noble"),
+        ("a&nbsp;b &#8217;", "a\xa0\xa0\xa0\xa0\xa0\xa0b ’’’’’’’"),
+        ("Fish & chips; &bogus", "Fish & chips; &bogus"),  # no reference: as it was
+    ],
+)
+def test_html_character_references_are_read_in_place(text: str, decoded: str) -> None:
+    assert entities_decoded(text) == decoded
+    assert proper_names(entities_decoded("On &lsquo;Equal Pay Day&rsquo;.")) == ["Equal Pay Day"]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("He led the side from 1958/59 to 1963/1964.", [1958, 1959, 1963, 1964]),
+        ("the 2023/24 season", [2023, 2024]),
+        ("open 24/7", ["24/7"]),  # a ratio, not a season
+        ("from 2001/2003", ["2001/2003"]),  # not one year after the other
+    ],
+)
+def test_a_season_written_with_a_slash_is_its_two_years(text: str, values: list) -> None:
+    assert [q.value for q in extract_quantities(text)] == values
+
+
+def test_the_judge_finds_years_a_season_gives() -> None:
+    docs = [Document(doc_id="a", text="He led the Australian side from 1958/59 to 1963/1964.")]
+    (judged,) = offline_claims("He led the Australian side from 1958 to 1964.", docs)
+    assert not judged.signals.get("numbers_unmatched"), judged.rationale
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("boxes 1,2,3, and 5", [1, 2, 3, 5]),  # a list without spaces: each its own number
+        ("a fee of 1,250", [1250]),  # thousands stay one number
+        ("version a,2", []),  # a comma after a letter joins nothing
+    ],
+)
+def test_numbers_listed_with_commas_are_each_read(text: str, values: list) -> None:
+    assert [q.value for q in extract_quantities(text)] == values
+
+
+def test_the_judge_finds_each_number_of_a_list_without_spaces() -> None:
+    docs = [Document(doc_id="irs", text="Distributions in boxes 1,2,3, and 5 are reported there.")]
+    (judged,) = offline_claims("Distributions in boxes 1, 2, 3 and 5 are reported there.", docs)
+    assert not judged.signals.get("numbers_unmatched"), judged.rationale

@@ -80,7 +80,7 @@ def align(
     numbers = check_numbers(
         claim, found, index, current_hits(hits, index, named), question, th, named
     )
-    known = (index.vocabulary, question.vocabulary)
+    known = (index.vocabulary, question.vocabulary, _id_words(index))
     generic = GENERIC_KEY_STEMS | (LISTING_KEY_STEMS if conventions.listings else frozenset())
     conflicts = record_conflicts(claim.body, claim.tokens, facts)
     listing: list[Conflict] = []
@@ -100,7 +100,7 @@ def align(
     found.evidence_elsewhere = elsewhere
     found.names_missing = [n for n in claim.names if not _name_known(n, known)]
     if null_field_claims and any((h.passage.unknown - generic) & wanted for h in hits):
-        found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic)
+        found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic, index)
     found.record_conflicts = conflicts
     found.listing_conflicts = listing
     return found
@@ -111,13 +111,15 @@ def _wording(
 ) -> tuple[bool, bool]:
     """Whether the evidence denies what the claim asserts (negation), or only suggests it
     (hedge). Any field of a record the claim rests on may deny it ("WiFi: no" among
-    others); another sentence in prose only when it shares words with the claim and denies
-    one the best passage does not speak to."""
+    others); another sentence in prose, a record's text field too (a review), only when it
+    shares words with the claim and denies one the best passage does not speak to."""
     best = found.best
     if not best:
         return False, False
     negation = _negation_mismatch(claim, best) or any(
-        _negation_mismatch(claim, p) if best.leaf is not None else _denies_elsewhere(claim, p, best)
+        _negation_mismatch(claim, p)
+        if _field(best) and _field(p)
+        else _denies_elsewhere(claim, p, best)
         for p in found.support
         if p is not best
     )
@@ -181,6 +183,13 @@ def _greedy_cover(wanted: set[str], hits: list[Hit]) -> tuple[list[Passage], fro
     return chosen, frozenset(covered)
 
 
+@per_index
+def _id_words(index: EvidenceIndex) -> frozenset[str]:
+    """The words of the documents' ids: an answer may name a source by its id ("Passage 2"
+    for ``passage_2``, "the FAQ" for ``faq``), which is no name the sources must hold."""
+    return frozenset(t for d in index.docs for t in tokenize(d.doc_id))
+
+
 def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
     """Every word of the name is in the sources (or the question), allowing plurals, a
     hyphen dropped ("Wi-Fi" / "WiFi") and a short code standing for it ("California" / "CA",
@@ -211,6 +220,16 @@ def _codes(vocabulary: frozenset[str]) -> tuple[str, ...]:
     """The short codes of a vocabulary ("ca", "nsw"), once per vocabulary: scanning a long
     document's words for every unknown name would cost the whole vocabulary each time."""
     return tuple(c for c in vocabulary if len(c) <= 3 and c.isalpha() and is_content(c))
+
+
+#: A record's string value of more words than this is prose (a review), not a field's value.
+_FIELD_WORDS = 8
+
+
+def _field(p: Passage) -> bool:
+    """A record's field with a value, not prose: "Music: false", not a review's text."""
+    value = p.leaf.value if p.leaf is not None else None
+    return p.leaf is not None and not (isinstance(value, str) and value.count(" ") >= _FIELD_WORDS)
 
 
 def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:

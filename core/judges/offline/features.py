@@ -8,7 +8,14 @@ from dataclasses import dataclass, field
 
 from ...evidence.index import Hit, Passage
 from ...text.quantities import Quantity, extract_quantities
-from ...text.words import content_stems, hedge_cues, negated_stems, proper_names, tokenize
+from ...text.words import (
+    content_stems,
+    entities_decoded,
+    hedge_cues,
+    negated_stems,
+    proper_names,
+    tokenize,
+)
 from .attribution import SourceReference, find_reference
 from .record_checks import Conflict
 
@@ -40,9 +47,9 @@ class ClaimFeatures:
 def claim_features(text: str) -> ClaimFeatures:
     """Features of a claim; words naming an attributed source are not matched as content."""
     ref = find_reference(text)
-    body = text
+    body = entities_decoded(text)
     if ref is not None:  # blank the source's name out, keeping offsets
-        body = text[: ref.start] + " " * (ref.end - ref.start) + text[ref.end :]
+        body = body[: ref.start] + " " * (ref.end - ref.start) + body[ref.end :]
     tokens = tokenize(body)
     return ClaimFeatures(
         text=text,

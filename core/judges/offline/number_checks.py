@@ -19,9 +19,9 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
-from ...evidence.named_values import age_stated, field_states, labelled
+from ...evidence.named_values import age_stated, field_states, labelled, range_stated
 from ...evidence.named_values import value_context as _context
-from ...text.bounds import bound
+from ...text.bounds import all_the_time, bound
 from ...text.former import is_former, speaks_of_the_past
 from ...text.quantities import Quantity, comparable, quantity_matches
 from .record_checks import case_facts, week_states
@@ -71,7 +71,7 @@ def check_numbers(
     wider: list[Passage] | None = None  # found only for a value the evidence lacks
     out = NumberFindings()
     for q in claim.quantities:
-        if _all_the_time(claim.body, q):
+        if all_the_time(claim.body, q):
             continue
         shown = claim.body[q.start : q.end].rstrip(".")
         stated = [(p, o) for p in near for o in p.quantities if _same_value(q, o, p)]
@@ -95,10 +95,13 @@ def check_numbers(
             )
             or _date_reckoned(q, claim.quantities, near + passages)
             or _in_context(claim, q, passages, window, floor)
+            or range_stated(claim.body, q, lambda: near + passages + neighbours(near, index))
             or _named(claim, q, index, window)
         ):
             continue
         rival = _conflicting(claim, q, near, window)
+        if rival and _stated_beside(claim, q, rival, neighbours(near, index), window):
+            continue  # the sentence beside its evidence states it about the same thing
         old = superseded(index)
         speaks_of_old = (named is not None and named.doc_id in old) or _dates_old_version(
             claim, index, old
@@ -129,22 +132,6 @@ def check_numbers(
             elif q.kind in _EXACT_KINDS or (q.kind == "number" and q.unit):
                 out.invented.append(shown)
     return out
-
-
-#: "seven days a week", "24 hours a day": how often, not a value a source states (the
-#: opening-hours checks read which days a claim says).
-_ALL_THE_TIME = re.compile(r"\s*(?:a|per|each)\s+(?P<span>week|day)\b", re.I)
-
-
-#: The whole of each span, as a quantity's (unit, value) states it.
-_WHOLE_SPAN = {"week": ("day", 7.0), "day": ("s", 86_400.0)}
-
-
-def _all_the_time(text: str, q: Quantity) -> bool:
-    m = _ALL_THE_TIME.match(text, q.end) if q.unit in ("day", "s") else None
-    if m is None or q.kind != "number":
-        return False
-    return (q.unit, float(q.value)) == _WHOLE_SPAN[m.group("span").lower()]
 
 
 #: Where the best evidence states a claim's value: (passage, the passage's quantity).
@@ -308,6 +295,18 @@ def _conflicting(
             if comparable(q, o) and mine & _context(p.text, o, window):
                 return p
     return None
+
+
+def _stated_beside(claim: ClaimFeatures, q: Quantity, rival: Passage, beside: list[Passage],
+                   window: tuple[int, int]) -> bool:  # fmt: skip
+    """A passage beside the evidence states the claim's value with more words around it in
+    common with the claim than the evidence's rival value has, or as many: no contradiction."""
+    mine, claimed = _context(claim.body, q, window), claim.quantities
+    ours = [len(mine & _context(p.text, o, window)) for p in beside for o in p.quantities
+            if _same_value(q, o, p)]  # fmt: skip
+    theirs = [len(mine & _context(rival.text, o, window)) for o in rival.quantities
+              if comparable(q, o) and not any(quantity_matches(c, o) for c in claimed)]  # fmt: skip
+    return max(ours, default=0) >= max(theirs, default=1)
 
 
 def _named(claim: ClaimFeatures, q: Quantity, ix: EvidenceIndex, window: tuple[int, int]) -> bool:

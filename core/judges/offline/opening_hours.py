@@ -117,8 +117,13 @@ def hours_agree(
     timed = {d for days, times, _ in statements if times for d in days}
     # Times said of no day ("open all week, until 1:30 am") must each be one of the week's.
     loose = any(times and not days for days, times, _ in statements) and speaks_of_opening(text)
+    # Days without times ("open from Tuesday to Sunday") agree when they are the week's own
+    # (its days with hours; "0:0-0:0" is undecided).
+    untimed = {d for days, times, shut in statements if not times and not shut for d in days}
+    open_days = {d for d, hours in week.items() if hours is not None}
+    every_day = bool(untimed) and untimed == open_days and speaks_of_opening(text)
     return (
-        (bool(timed) or loose)
+        (bool(timed) or loose or every_day)
         and timed <= set(week)
         and not wrong_days(text, week, closed_days, missing_closed)
     )
@@ -170,6 +175,9 @@ def wrong_days(
 
 
 _SEGMENT = re.compile(r";|\band\b|\bbut\b|\bwhile\b|\bexcept\b", re.I)
+_DAY_NAME = r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+#: The end of a list of days before its 'and': 'Tuesdays, Wednesdays,' / 'Tuesday, Wednesday'.
+_DAY_LIST_END = re.compile(rf"{_DAY_NAME},\s*{_DAY_NAME},?\s*$", re.I)
 _DAY_FILLER = re.compile(r"^[\s,]*(?:(?:on|from|to|through|thru|the|every|and|-|–)[\s,]*)*$", re.I)
 
 
@@ -179,7 +187,7 @@ def _hour_statements(text: str) -> list[tuple[set[int], set[int], bool]]:
     ('Fridays and Saturdays ... until 10 PM') lends them to the next part."""
     out: list[tuple[set[int], set[int], bool]] = []
     carried: set[int] = set()
-    for part in _SEGMENT.split(text):
+    for part in (g for seg in _segments(text) for g in _time_first_groups(seg)):
         days = claimed_days(part) | carried
         times = claimed_times(part)
         carried = set()
@@ -192,6 +200,46 @@ def _hour_statements(text: str) -> list[tuple[set[int], set[int], bool]]:
     if carried:
         out.append((carried, set(), False))
     return out
+
+
+def _segments(text: str) -> list[str]:
+    """The parts of a claim split at ';', 'and', 'but', 'while', 'except'; an 'and' inside a
+    list of three days or more ('Tuesdays, Wednesdays, and Thursdays') ends no part."""
+    if "day," not in text and "days," not in text:  # no list of days: the plain split
+        return _SEGMENT.split(text)
+    parts, start = [], 0
+    for m in _SEGMENT.finditer(text):
+        if (
+            m.group().lower() == "and"
+            and _DAY_LIST_END.search(text, 0, m.start())
+            and _DAY.match(text[m.end() :].lstrip())
+        ):
+            continue
+        parts.append(text[start : m.start()])
+        start = m.end()
+    return [*parts, text[start:]]
+
+
+def _time_first_groups(part: str) -> list[str]:
+    """'4-8 PM on Tuesdays, Wednesdays, 4-9 PM on Fridays': comma pieces that each give
+    their times before their days; a piece without times belongs to the piece before it.
+    Any other part is one group."""
+    if "," not in part or len(_TIME.findall(part)) < 2:
+        return [part]
+    pieces = part.split(",")
+    timed = [_TIME.search(p) for p in pieces]
+    if sum(t is not None for t in timed) < 2:
+        return [part]
+    groups: list[str] = []
+    for piece, t in zip(pieces, timed, strict=True):
+        day = _DAY.search(piece)
+        if t and day and day.start() < t.start():
+            return [part]  # 'Monday 9-5, Tuesday 10-6': days first, read as before
+        if t or not groups:
+            groups.append(piece)
+        else:
+            groups[-1] += "," + piece
+    return groups
 
 
 def claimed_days(text: str) -> set[int]:

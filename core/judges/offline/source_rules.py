@@ -11,24 +11,49 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, per_index
+from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.quantities import Quantity, is_year, quantity_matches
-from ...text.words import content_stems, tokenize
+from ...text.words import content_stems, stem, tokenize
 
 
 def null_fields(
-    wanted: set[str], hits: list[Hit], generic: frozenset[str] = GENERIC_KEY_STEMS
+    wanted: set[str],
+    hits: list[Hit],
+    generic: frozenset[str] = GENERIC_KEY_STEMS,
+    index: EvidenceIndex | None = None,
 ) -> list[str]:
     """Record fields that are null (unknown) and that the claim speaks about, with no other
-    retrieved passage stating the same words: the claim fills a gap the record left open
-    (`generic`: key stems that name no field)."""
+    retrieved passage stating the same words (nor any of `index`'s with words closed up):
+    the claim fills a gap the record left open (`generic`: key stems that name no field)."""
     out = []
     for h in hits:
         shared = (h.passage.unknown - generic) & wanted
-        if shared and not any(shared <= o.passage.stems for o in hits if not o.passage.unknown):
+        if shared and not _stated(shared, hits, index):
             out.append(h.passage.text.split(":")[0])
     return out
+
+
+def _stated(stems: frozenset[str], hits: list[Hit], index: EvidenceIndex | None) -> bool:
+    if any(stems <= o.passage.stems for o in hits if not o.passage.unknown):
+        return True
+    return index is not None and any(
+        (missing := stems - p.stems) and all(w in closed for w in missing) and missing <= _joined(p)
+        for p, closed in _closed_up(index)
+    )
+
+
+@per_index
+def _closed_up(index: EvidenceIndex) -> list[tuple[Passage, str]]:
+    """Each passage but a null field's, with its words run together: a review's "take out
+    food" speaks of the null `RestaurantsTakeOut` that a claim's "takeout" names, and
+    retrieval, which reads words as they are, does not find that review. The run-together
+    text is a cheap first test; the word pairs are stemmed only where it passes."""
+    return [(p, "".join(p.tokens)) for d in index.docs for p in d.passages if not p.unknown]
+
+
+def _joined(p: Passage) -> set[str]:
+    return {stem(a + b) for a, b in zip(p.tokens, p.tokens[1:], strict=False)}
 
 
 #: "doesn't provide details on", "no information about", "is not specified": what follows

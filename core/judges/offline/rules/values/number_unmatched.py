@@ -19,11 +19,14 @@ class NumberUnmatched(Rule):
 
     def reason(self, e: RuleInput) -> str:
         al = e.alignment
-        where = (
-            f"the evidence{e.at} does not state it (it occurs elsewhere, about something else)"
-            if al.numbers_elsewhere
-            else "it appears in no source document"
-        )
+        if al.numbers_elsewhere:
+            where = (
+                f"the evidence{e.at} does not state it (it occurs elsewhere, about something else)"
+            )
+        elif al.number_conflict is not None:  # a rival too weakly aligned to contradict
+            where = f"the evidence ({al.number_conflict.doc_id}) gives another value for it"
+        else:
+            where = "it appears in no source document"
         return f"Unsupported: {', '.join(al.numbers_unmatched)}: {where}."
 
     def about(self, e: RuleInput) -> tuple[str, ...]:
