@@ -150,6 +150,17 @@ def test_a_table_must_have_a_catch_all_unique_ids_and_known_packs() -> None:
         rule_table(["no-such-pack"])
 
 
+class MoonRestating(MoonRule):
+    restates = "moon"
+
+
+def test_a_rule_restates_a_finding_of_the_restatement_or_the_table_is_refused() -> None:
+    with pytest.raises(RuleTableError, match="rule toy_moon restates 'moon'.*known: actor"):
+        RuleTable((MoonRestating(),))
+    # the rules that read a restated sentence name a finding that is there: the table builds
+    assert {r.restates for r in rule_table().rules} >= {"copied", "number", "polarity"}
+
+
 def _evidence_of(text: str, judge: OfflineJudge) -> RuleInput:
     f = claim_features(text)
     index = evidence_index([DOC])

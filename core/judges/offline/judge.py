@@ -304,7 +304,9 @@ class OfflineJudge:
         if d.type in (T.FABRICATION, None) and d.verdict != V.SUPPORTED:
             return []
         passages: list[Passage]
-        if d.verdict == V.CONTRADICTED and (al.record_conflicts or al.listing_conflicts):
+        if d.rules is not None and d.rules.cited is not None:
+            passages = [d.rules.cited]  # the sentence the deciding rule read
+        elif d.verdict == V.CONTRADICTED and (al.record_conflicts or al.listing_conflicts):
             passages = [c.passage for c in (*al.record_conflicts, *al.listing_conflicts)]
         elif al.number_conflict:
             passages = [al.number_conflict]

@@ -97,6 +97,10 @@ def restatement_of(
     restates (a retrieved one)."""
     candidates = prose_candidates(al)
     copied = copied_passage(c, al, index, candidates)
+    if copied is not None:
+        # A copy restates the sentence it copies, whatever retrieval ranked first (in a
+        # list of like sentences another holds the same words): it changes nothing there.
+        return _copy(c, copied, invented_addition(c, al, candidates))
     p = restated_passage(c, al, candidates=candidates)
     # Without names to set aside, the sentence it restates is the same one.
     named = name_restated(c, al, candidates) if c.names else p
@@ -104,10 +108,8 @@ def restatement_of(
     # sentence unchanged, and then none of the five can fire: they are not asked.
     changed = _changed(c, p)
     return Restatement(
-        copied=copied,
-        copy_restricted=_copy_restriction(c, copied),
         polarity=_slot(c, p, polarity_flip),
-        restriction=_slot(c, p, dropped_restriction) or _slot(c, copied, dropped_condition),
+        restriction=_slot(c, p, dropped_restriction),
         name=_slot(c, changed if named is p else _changed(c, named), swapped_name),
         actor=_slot(c, changed, swapped_actor),
         bound=_slot(c, changed, reversed_bound),
@@ -123,9 +125,14 @@ def _changed(c: ClaimFeatures, p: Passage | None) -> Passage | None:
     return p if p is not None and slot_changed(c.tokens, p.tokens) else None
 
 
-def _copy_restriction(c: ClaimFeatures, copied: Passage | None) -> str | None:
-    """What the copied passage restricts that the copy leaves out: a restricting word or
-    clause near the copied words, or the condition that governs them."""
-    if copied is None:
-        return None
-    return dropped_restriction(c, copied) or dropped_condition(c, copied)
+def _copy(c: ClaimFeatures, copied: Passage, addition: str | None) -> Restatement:
+    """The findings of a copy: what the copied passage restricts that the copy leaves out
+    (a restricting word or clause near the copied words, or the condition that governs
+    them), and nothing else: no slot of a copy differs from its sentence."""
+    restricted = dropped_restriction(c, copied) or dropped_condition(c, copied)
+    return Restatement(
+        copied=copied,
+        copy_restricted=restricted,
+        restriction=Slot(copied, restricted) if restricted is not None else None,
+        addition=addition,
+    )

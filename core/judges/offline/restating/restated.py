@@ -103,19 +103,34 @@ def restated_passage(
     candidates: Sequence[Passage] | None = None,
 ) -> Passage | None:
     """The retrieved passage holding at least ``RESTATES`` of the claim's content words
-    (those in `ignore` aside), most of them first, then the shortest; None when no passage
-    holds that many."""
+    (those in `ignore` aside), most of them first, then most of its values, then the
+    shortest; None when no passage holds that many."""
     # A negation or a day is no word the restated sentence must hold: each is compared apart.
     claim = (frozenset(c.stems) | _poles(tuple(c.tokens))) - ignore - _NEGATION_STEMS
     if not claim:
         return None
     if candidates is None:
         candidates = prose_candidates(al)
-    held = [(_held(claim, p), -len(p.stems), p) for p in candidates]
-    best = max(held, key=lambda h: h[:2], default=None)
+    values = _values(tuple(c.tokens))
+    held = [
+        (_held(claim, p), len(values.intersection(p.tokens)) if values else 0, -len(p.stems), p)
+        for p in candidates
+    ]
+    best = max(held, key=lambda h: h[:3], default=None)
     if best is None or best[0] < RESTATES * len(claim):
         return None
-    return best[2]
+    return best[3]
+
+
+@lru_cache(maxsize=50_000)
+def _values(tokens: tuple[str, ...]) -> frozenset[str]:
+    """The claim's numbers, days and months: no content words, yet of two sentences that
+    hold its words alike ('... up to 40 days in region 3', '... up to 90 days in region
+    7'), the one that holds its values is the one it restates."""
+    return frozenset(t for t in tokens if t in _DATES or any(ch.isdigit() for ch in t))
+
+
+_DATES = WEEKDAYS | MONTHS
 
 
 def _held(claim: frozenset[str], p: Passage) -> int:

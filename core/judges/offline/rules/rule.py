@@ -16,9 +16,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from ....evidence.index import Passage
 from ....models import HallucinationType, Verdict
 from ..features import Alignment, ClaimFeatures
-from ..restating.context import Restatement
+from ..restating.context import Restatement, Slot
 
 if TYPE_CHECKING:
     from ..calibration_file import Thresholds, Verdicts
@@ -85,6 +86,10 @@ class Rule(ABC):
     among ``verdicts.hard_signals`` the learned model may not clear the claim."""
     pack: ClassVar[str] = CORE_PACK
     """The rule pack the rule belongs to (``core`` is always on)."""
+    restates: ClassVar[str | None] = None
+    """The field of :class:`Restatement` the rule reads: when the rule decides, the
+    passage of that finding is what the claim cites (a copy cites the sentence it copies,
+    a flipped restatement the sentence it flips), not whichever passage retrieval ranked."""
 
     @abstractmethod
     def fires(self, e: RuleInput) -> bool:
@@ -108,6 +113,13 @@ class Rule(ABC):
         """Whether the learned model may overturn this rule's verdict (not when its signal
         is one of the calibration's hard signals)."""
         return self.signal is None or self.signal not in hard_signals
+
+    def cited(self, e: RuleInput) -> Passage | None:
+        """The passage the finding rests on (None: the alignment's evidence is cited)."""
+        if self.restates is None:
+            return None
+        found = getattr(e.restatement, self.restates)
+        return found.passage if isinstance(found, Slot) else found
 
     def find(self, e: RuleInput) -> Finding | None:
         """The rule's finding about this claim, or None when it does not fire."""

@@ -12,12 +12,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from types import ModuleType
 
 from ....errors import UsageError
+from ....evidence.index import Passage
 from ..conventions import CONVENTION_PACKS
+from ..restating.context import Restatement
 from .rule import CORE_PACK, Finding, Rule, RuleInput
 
 
@@ -33,6 +35,8 @@ class RuleDecision:
 
     deciding: Finding
     fired: tuple[Finding, ...]
+    cited: Passage | None = None
+    """The passage the deciding finding rests on (``Rule.restates``), cited with the claim."""
 
 
 @dataclass(frozen=True)
@@ -44,16 +48,24 @@ class RuleTable:
     def __post_init__(self) -> None:
         _check_unique("id", [r.id for r in self.rules])
         _check_unique("precedence", [r.precedence for r in self.rules])
+        findings = {f.name for f in fields(Restatement)}
+        for r in self.rules:
+            if r.restates is not None and r.restates not in findings:
+                raise RuleTableError(
+                    f"rule {r.id} restates {r.restates!r}, no finding of a Restatement "
+                    f"(known: {', '.join(sorted(findings))})"
+                )
 
     def decide(self, e: RuleInput) -> RuleDecision:
         """Every rule's finding about the claim; the first by precedence decides."""
-        fired = tuple(r.finding(e) for r in self.rules if r.fires(e))
-        if not fired:
+        firing = [r for r in self.rules if r.fires(e)]
+        if not firing:
             raise RuleTableError(
                 "no rule of the table fired: the table needs a catch-all rule "
                 f"(rules: {', '.join(r.id for r in self.rules)})"
             )
-        return RuleDecision(fired[0], fired)
+        fired = tuple(r.finding(e) for r in firing)
+        return RuleDecision(fired[0], fired, firing[0].cited(e))
 
     def rule(self, rule_id: str) -> Rule:
         """The rule with this id."""

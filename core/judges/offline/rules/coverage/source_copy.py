@@ -13,6 +13,7 @@ class SourceCopy(Rule):
     precedence = 14
     verdict = Verdict.SUPPORTED
     type = None
+    restates = "copied"
 
     def fires(self, e: RuleInput) -> bool:
         r = e.restatement

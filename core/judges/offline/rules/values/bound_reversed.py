@@ -16,6 +16,7 @@ class BoundReversed(Rule):
     verdict = Verdict.CONTRADICTED
     type = HallucinationType.DISTORTION
     signal = "bound_reversed"
+    restates = "bound"
 
     def fires(self, e: RuleInput) -> bool:
         return e.restatement.bound is not None

@@ -17,6 +17,7 @@ class NumberSwapped(Rule):
     verdict = Verdict.CONTRADICTED
     type = HallucinationType.DISTORTION
     signal = "number_swapped"
+    restates = "number"
 
     def fires(self, e: RuleInput) -> bool:
         return e.restatement.number is not None

@@ -16,6 +16,7 @@ class ActorSwapped(Rule):
     verdict = Verdict.CONTRADICTED
     type = HallucinationType.DISTORTION
     signal = "actor_swapped"
+    restates = "actor"
 
     def fires(self, e: RuleInput) -> bool:
         return e.restatement.actor is not None

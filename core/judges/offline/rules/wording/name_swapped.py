@@ -16,6 +16,7 @@ class NameSwapped(Rule):
     verdict = Verdict.CONTRADICTED
     type = HallucinationType.DISTORTION
     signal = "name_swapped"
+    restates = "name"
 
     def fires(self, e: RuleInput) -> bool:
         return e.restatement.name is not None

@@ -16,6 +16,7 @@ class PolarityFlip(Rule):
     verdict = Verdict.CONTRADICTED
     type = HallucinationType.DISTORTION
     signal = "polarity_flip"
+    restates = "polarity"
 
     def fires(self, e: RuleInput) -> bool:
         return e.restatement.polarity is not None

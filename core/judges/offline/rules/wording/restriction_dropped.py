@@ -17,6 +17,7 @@ class RestrictionDropped(Rule):
     verdict = Verdict.UNSUPPORTED
     type = HallucinationType.DISTORTION
     signal = "restriction_dropped"
+    restates = "restriction"
 
     def fires(self, e: RuleInput) -> bool:
         return e.restatement.restriction is not None

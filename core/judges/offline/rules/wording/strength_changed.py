@@ -17,6 +17,7 @@ class StrengthChanged(Rule):
     verdict = Verdict.UNSUPPORTED
     type = HallucinationType.DISTORTION
     signal = "strength_changed"
+    restates = "strength"
 
     def fires(self, e: RuleInput) -> bool:
         return e.restatement.strength is not None
