@@ -266,8 +266,11 @@ class EvidenceIndex:
                 for dl in bm25.doc_len
             ]
 
-    def search(self, stems: Sequence[str], k: int = 5) -> list[Hit]:
-        """The `k` best passages sharing a stem with the claim, best first (ties: text order)."""
+    def search(
+        self, stems: Sequence[str], k: int = 5, values: frozenset[str] = frozenset()
+    ) -> list[Hit]:
+        """The `k` best passages sharing a stem with the claim, best first (ties: those
+        holding most of the claim's `values`, then text order)."""
         query = list(dict.fromkeys(stems))
         if not self.passages or not query:
             return []
@@ -291,7 +294,26 @@ class EvidenceIndex:
             score = w * (r / top) + (1 - w) * overlap
             scored.append((-score, i, r / top, overlap))
         best = heapq.nsmallest(k, scored)  # the same as sorted(scored)[:k]
+        if values:
+            best = self._by_values(scored, best, values, k)
         return [Hit(self.passages[i], -neg, bm, ov) for neg, i, bm, ov in best]
+
+    def _by_values(
+        self, scored: list[_Scored], best: list[_Scored], values: frozenset[str], k: int
+    ) -> list[_Scored]:
+        """The `k` best again, ties broken by the claim's values each passage holds: like
+        sentences of a list (a price list, a table written out) hold the same words, and
+        only their numbers, days or months tell which one a claim speaks of."""
+        cut = best[-1][0]
+        tied = [s for s in scored if s[0] <= cut]
+        if len(tied) == len({s[0] for s in tied}):
+            return best  # no two score alike (most claims)
+        passages = self.passages
+
+        def key(s: _Scored) -> tuple[float, int, int]:
+            return s[0], -len(values.intersection(passages[s[1]].tokens)), s[1]
+
+        return sorted(tied, key=key)[:k]
 
     def _weighted(self, term: str) -> list[tuple[int, float]]:
         """The passages holding `term` with its BM25 weight in each, worked out once per term
@@ -302,6 +324,10 @@ class EvidenceIndex:
             found = [(i, idf * self._norm[i]) for i in self._postings.get(term, ())]
             self._weights[term] = found
         return found
+
+
+#: A passage's place in a search: minus its score, its position, its BM25 and overlap parts.
+_Scored = tuple[float, int, float, float]
 
 
 class _StemSetBM25(BM25Okapi):

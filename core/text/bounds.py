@@ -98,8 +98,11 @@ def bound(text: str, q: Quantity) -> Bounded | None:
     if before:
         phrase = " ".join(before.group("phrase").lower().split())
         found = _BEFORE[phrase]
-        negated = not phrase.startswith(("no ", "not ")) and _NEGATED.search(head[: before.start()])
-        shown = text[start + before.start() : q.end]
+        negated = (
+            None if phrase.startswith(("no ", "not ")) else _NEGATED.search(head[: before.start()])
+        )
+        # "not take more than 6" is shown whole: its bound is the negation's.
+        shown = text[start + (negated or before).start() : q.end]
         return Bounded(_OPPOSITE[found] if negated else found, " ".join(shown.split()))
     tail = text[q.end : q.end + 30]
     after = _AFTER_RE.search(tail) if " or " in tail or " and " in tail else None

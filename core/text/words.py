@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from .quantities import UNIT_WORDS
@@ -255,17 +256,31 @@ def negated_stems(text: str, tokens: list[str], window: int = 5) -> set[str]:
     return scoped - asserted
 
 
-def _no_denial(tokens: list[str], i: int) -> bool:
+def _no_denial(tokens: Sequence[str], i: int) -> bool:
     """The negation cue at `i` denies nothing: "no more than 4", "not only", "whether or
     not", "if the tenant does not agree" (a condition)."""
     after = tokens[i + 1 : i + 3]
-    if after[:1] == ["only"]:
-        return True
-    if len(after) == 2 and after[0] in _COMPARATIVES and after[1] == "than":
+    if after[:1] == ["only"] or EXCLUSIVE.intersection(after[:2]):
+        return True  # "not only", "nothing but salt", "nothing else except salt"
+    if negates_a_bound(tokens, i):
         return True
     if i > 0 and tokens[i - 1] in {"whether", "if", "or"}:
         return True  # "whether or not", "with or without"
     return "if" in tokens[max(0, i - 4) : i]
+
+
+#: After a negation, words that make it say "only": "nothing but salt", "not only".
+EXCLUSIVE = frozenset({"only", "but", "except", "besides"})
+
+
+def negates_a_bound(tokens: Sequence[str], i: int) -> bool:
+    """The negation at `i` turns a bound round, and denies nothing: "not more than 4",
+    "do not take more than 6" (which is "take no more than 6")."""
+    after = tokens[i + 1 : i + 4]
+    return any(
+        len(pair) == 2 and pair[0] in _COMPARATIVES and pair[1] == "than"
+        for pair in (after[:2], after[1:3])
+    )
 
 
 def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
@@ -323,6 +338,17 @@ WEEKDAYS = frozenset(WEEK)
 MONTHS = frozenset(
     "january february march april june july august september october november december".split()
 )
+
+
+@lru_cache(maxsize=50_000)
+def value_words(tokens: tuple[str, ...]) -> frozenset[str]:
+    """The numbers, days and months among the tokens: no content words, yet of two
+    sentences holding a claim's words alike ('... up to 40 days in region 3', '... up to
+    90 days in region 7'), the one holding its values is the one it speaks of."""
+    return frozenset(t for t in tokens if t in _DATES or any(ch.isdigit() for ch in t))
+
+
+_DATES = WEEKDAYS | MONTHS
 
 _NAME = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'\-]*[a-zA-Z0-9]|[A-Z]{2,})(?:\s+(?:[A-Z][\w&'\-]*))*")
 _NOT_NAMES = frozenset(

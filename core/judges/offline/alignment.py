@@ -14,7 +14,7 @@ from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_in
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates
 from ...text.quantities import Quantity, quantity_matches
-from ...text.words import is_content, tokenize
+from ...text.words import is_content, tokenize, value_words
 from .attribution import resolve_reference
 from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
@@ -50,7 +50,8 @@ def align(
     whether a claim about a record field that is null counts, policy ``null_field_claims``;
     `conventions`: those of the suite's rule packs)."""
     wanted = set(claim.stems)
-    hits = index.search(claim.stems, retrieval.top_k) if claim.stems else []
+    values = value_words(tuple(claim.tokens))
+    hits = index.search(claim.stems, retrieval.top_k, values) if claim.stems else []
     named = resolve_reference(claim.reference, index.docs) if claim.reference else None
     version = None if named else version_named(version_marks(claim.quantities) or context, index)
     if version is not None:

@@ -10,12 +10,22 @@ without the restriction ('unless ...', 'only if ...', 'unused').
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import EvidenceIndex, Passage
-from ....text.words import MONTHS, WEEKDAYS, content_stems, normalize
+from ....text.words import (
+    EXCLUSIVE,
+    MONTHS,
+    WEEKDAYS,
+    content_stems,
+    is_negation,
+    negates_a_bound,
+    normalize,
+    value_words,
+)
 from ..features import Alignment, ClaimFeatures
 
 #: Share of the claim's content words the restated passage must hold.
@@ -111,7 +121,7 @@ def restated_passage(
         return None
     if candidates is None:
         candidates = prose_candidates(al)
-    values = _values(tuple(c.tokens))
+    values = value_words(tuple(c.tokens))
     held = [
         (_held(claim, p), len(values.intersection(p.tokens)) if values else 0, -len(p.stems), p)
         for p in candidates
@@ -120,17 +130,6 @@ def restated_passage(
     if best is None or best[0] < RESTATES * len(claim):
         return None
     return best[3]
-
-
-@lru_cache(maxsize=50_000)
-def _values(tokens: tuple[str, ...]) -> frozenset[str]:
-    """The claim's numbers, days and months: no content words, yet of two sentences that
-    hold its words alike ('... up to 40 days in region 3', '... up to 90 days in region
-    7'), the one that holds its values is the one it restates."""
-    return frozenset(t for t in tokens if t in _DATES or any(ch.isdigit() for ch in t))
-
-
-_DATES = WEEKDAYS | MONTHS
 
 
 def _held(claim: frozenset[str], p: Passage) -> int:
@@ -146,9 +145,44 @@ def _poles(tokens: tuple[str, ...]) -> frozenset[str]:
 
 
 def is_copy(c: ClaimFeatures, p: Passage) -> bool:
-    """The claim's words stand in the passage as one run (punctuation and case aside)."""
+    """The claim's words stand in the passage as one run (punctuation and case aside), and
+    no negation of the run's own sentence right before it denies it: "Take more than 6
+    tablets" is no copy of "Do not take more than 6 tablets", it says the opposite."""
     words = _padded(c.text)
-    return words.count(" ") > _MIN_COPY_WORDS and words in _padded(p.text)
+    if words.count(" ") <= _MIN_COPY_WORDS or words not in _padded(p.text):
+        return False
+    return not _denied_run(words, p.text)
+
+
+#: Where a sentence or clause ends, for the words that may deny a copied run.
+_CLAUSE_END = re.compile(r"[.!?;:]")
+_END_WORD = "qqendqq"
+_END = f" {_END_WORD} "
+
+
+@lru_cache(maxsize=50_000)
+def _denied_run(words: str, text: str) -> bool:
+    """Wherever the run stands in the text, a negation stands in the ``_REACH`` words of its
+    sentence before it (a run across sentences is copied whole: never denied)."""
+    marked = f" {normalize(_CLAUSE_END.sub(_END, text))} "
+    at = marked.find(words)
+    if at < 0:
+        return False
+    run = ["not" if w == "t" else w for w in words.split()[:3]]  # 't' of "don't"
+    while at >= 0:
+        before = ["not" if w == "t" else w for w in marked[:at].split()[-_REACH:]]
+        if _END_WORD in before:
+            before = before[len(before) - before[::-1].index(_END_WORD) :]
+        if not any(_turns_round(before + run, k) for k in range(len(before))):
+            return False
+        at = marked.find(words, at + 1)
+    return True
+
+
+def _turns_round(words: list[str], k: int) -> bool:
+    """The word at `k` is a negation that turns what follows round: a bound too ("do not
+    take more than 6"), but not "nothing but", "not only" (those say 'only')."""
+    return is_negation(words[k]) and EXCLUSIVE.isdisjoint(words[k + 1 : k + 3])
 
 
 @lru_cache(maxsize=50_000)
@@ -215,11 +249,11 @@ def _aligned(c_words: tuple[str, ...], p_words: tuple[str, ...], tail: int) -> t
 
 
 def _tail(words: tuple[str, ...], stems: set[str]) -> int:
-    """How many words (negations aside) follow the last word whose stem is in `stems`,
-    when a negation stands among them; else 0."""
+    """How many words (negations aside) follow the last word whose stem is in `stems`:
+    a claim's numbers and units are no content words ('take more than 6 tablets in 24
+    hours'), and the window it is read in must reach as far."""
     last = max(_positions(words, stems), default=len(words) - 1)
-    after = words[last + 1 :]
-    return sum(w != "not" for w in after) if "not" in after else 0
+    return sum(w != "not" for w in words[last + 1 :])
 
 
 def _positions(words: tuple[str, ...], stems: set[str]) -> list[int]:
@@ -249,6 +283,8 @@ def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     for i, t in enumerate(tokens):
         if t in {"no", "not"} and i + 1 < len(tokens) and tokens[i + 1] in _BOUND_WORDS:
             out.append(t + "_bound")
+        elif (t in _NEGATIONS or t.endswith("n't")) and negates_a_bound(tokens, i):
+            out.append("not_bound")  # "do not take more than 6": a bound, read by value
         elif t.endswith("n't"):
             out += [{"won't": "will", "can't": "can"}.get(t, t[:-3]), "not"]
         elif t == "cannot":
