@@ -18,7 +18,7 @@ import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from rank_bm25 import BM25Okapi
 
@@ -76,9 +76,9 @@ class DocumentIndex:
         return tuple(q for p in self.passages for q in p.quantities) + self.title_quantities
 
 
-@dataclass(frozen=True)
-class Hit:
-    """A ranked passage with the parts of its score."""
+class Hit(NamedTuple):
+    """A ranked passage with the parts of its score (a tuple: a search makes one for each
+    of its best passages, for every claim)."""
 
     passage: Passage
     score: float
@@ -293,27 +293,27 @@ class EvidenceIndex:
             overlap = shared[i] / len(query)
             score = w * (r / top) + (1 - w) * overlap
             scored.append((-score, i, r / top, overlap))
-        best = heapq.nsmallest(k, scored)  # the same as sorted(scored)[:k]
-        if values:
-            best = self._by_values(scored, best, values, k)
-        return [Hit(self.passages[i], -neg, bm, ov) for neg, i, bm, ov in best]
+        best = heapq.nsmallest(k + 1, scored)  # the same as sorted(scored)[: k + 1]
+        if values and any(a[0] == b[0] for a, b in zip(best, best[1:], strict=False)):
+            best = self._by_values(
+                scored, best[-1][0] if len(best) <= k else best[k - 1][0], values
+            )
+        return [Hit(self.passages[i], -neg, bm, ov) for neg, i, bm, ov in best[:k]]
 
     def _by_values(
-        self, scored: list[_Scored], best: list[_Scored], values: frozenset[str], k: int
+        self, scored: list[_Scored], cut: float, values: frozenset[str]
     ) -> list[_Scored]:
-        """The `k` best again, ties broken by the claim's values each passage holds: like
-        sentences of a list (a price list, a table written out) hold the same words, and
-        only their numbers, days or months tell which one a claim speaks of."""
-        cut = best[-1][0]
+        """The passages scoring at least the `k`-th best's (`cut`), best first, ties broken
+        by the claim's values each holds: like sentences of a list (a price list, a table
+        written out) hold the same words, and only their numbers, days or months tell which
+        one a claim speaks of."""
         tied = [s for s in scored if s[0] <= cut]
-        if len(tied) == len({s[0] for s in tied}):
-            return best  # no two score alike (most claims)
         passages = self.passages
 
         def key(s: _Scored) -> tuple[float, int, int]:
             return s[0], -len(values.intersection(passages[s[1]].tokens)), s[1]
 
-        return sorted(tied, key=key)[:k]
+        return sorted(tied, key=key)
 
     def _weighted(self, term: str) -> list[tuple[int, float]]:
         """The passages holding `term` with its BM25 weight in each, worked out once per term

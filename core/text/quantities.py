@@ -127,11 +127,15 @@ def _dates_for(folded: str) -> list[re.Pattern[str]]:
 # has a colon or an am/pm; a ratio a slash; an ISO date a dash.
 _PHONE_GATE = re.compile(r"\d\d[ .-]\d{2,5}[ .-]\d\d|\+\d")
 _AM_PM = re.compile(r"\d\s*[ap]\.?m", re.I)
+# A version is "v2", "v2.4" or "version 2": without a 'v' before a digit or the word
+# "version" the pattern need not run.
+_V_DIGIT = re.compile(r"v\d")
 
 
-def _kinds_for(text: str) -> list[tuple[str, re.Pattern[str]]]:
-    """The version, ratio and time patterns worth running on `text`, in that order."""
-    kinds = [("version", _VERSION)]
+def _kinds_for(text: str, folded: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The version, ratio and time patterns worth running on `text` (`folded`: its
+    case-folded form), in that order."""
+    kinds = [("version", _VERSION)] if "version" in folded or _V_DIGIT.search(folded) else []
     if "/" in text:
         kinds.append(("ratio", _RATIO))
     if ":" in text or _AM_PM.search(text):
@@ -209,7 +213,7 @@ def _digit_quantities(text: str, folded: str, found: _Found) -> None:
         if found.free(m) and sum(c.isdigit() for c in m.group()) >= 8:
             digits = "".join(c for c in m.group() if c.isdigit())
             found.add(Quantity("phone", digits, "", m.start(), m.end()))
-    for kind, pattern in _kinds_for(text):
+    for kind, pattern in _kinds_for(text, folded):
         for m in pattern.finditer(text):
             if found.free(m):
                 whole = (Quantity(kind, _QUANTITY_VALUE[kind](m), "", m.start(), m.end()),)

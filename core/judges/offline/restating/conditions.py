@@ -32,7 +32,13 @@ _MIN_WORDS = 5
 def dropped_condition(c: ClaimFeatures, p: Passage) -> str | None:
     """The condition of passage `p` that governs the words the claim copies from it and
     that the claim leaves out (its opening words); None when there is none."""
+    if _CUE_WORDS.isdisjoint(p.tokens):
+        return None  # no condition cue among its words (most sentences)
     return _condition(c.text, p.text)
+
+
+#: The words one of which every condition cue holds (``_CUE``).
+_CUE_WORDS = frozenset({"if", "unless", "provided", "long", "except"})
 
 
 @lru_cache(maxsize=50_000)

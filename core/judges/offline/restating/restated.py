@@ -151,6 +151,8 @@ def is_copy(c: ClaimFeatures, p: Passage) -> bool:
     words = _padded(c.text)
     if words.count(" ") <= _MIN_COPY_WORDS or words not in _padded(p.text):
         return False
+    if _NEGATIONS.isdisjoint(p.tokens) and "n't" not in p.text and "n’t" not in p.text:
+        return True  # no negation in the sentence to deny the run (most sentences)
     return not _denied_run(words, p.text)
 
 
