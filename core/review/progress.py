@@ -65,15 +65,14 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
 
 
 def _at_look(report: RunReport, audit: AuditInput, size: int, cases: bool) -> LookInterval:
-    """The corrected figure on the first ``size`` drawn answers of each system, or with
-    ``cases`` (a paired change) on the first ``size`` drawn cases, its pairing's own count."""
+    """The corrected figure at one look: with ``cases`` (a paired change) on the first
+    ``size`` drawn cases, its pairing's own count; else (a rate) on the drawn cases up to
+    the gated system's ``size``-th answer, its own count (labelling proceeds case by case)."""
     policy = Policy.model_validate(report.policy)
-    first = set(audit.order[:size])
-    sample = {
-        s: [c for c in drawn if c in first] if cases else drawn[:size]
-        for s, drawn in audit.sample.items()
-    }
-    cut = audit.model_copy(update={"sample": sample, "order": audit.order[:size]})
+    order = audit.order[:size] if cases else _up_to(audit, report.systems[-1], size)
+    first = set(order)
+    sample = {s: [c for c in drawn if c in first] for s, drawn in audit.sample.items()}
+    cut = audit.model_copy(update={"sample": sample, "order": order})
     rates = {
         s: corrected_rate(report.analyses, report.cases, s, policy, cut) for s in report.systems
     }
@@ -83,3 +82,14 @@ def _at_look(report: RunReport, audit: AuditInput, size: int, cases: bool) -> Lo
         return LookInterval(size, ch.estimate, ch.ci_low, ch.ci_high)
     r = rates[report.systems[-1]]
     return LookInterval(size, r.estimate, r.ci_low, r.ci_high)
+
+
+def _up_to(audit: AuditInput, system: str, size: int) -> list[str]:
+    """The drawn cases in draw order up to the one holding ``system``'s ``size``-th answer."""
+    mine = set(audit.sample.get(system, []))
+    seen = 0
+    for i, case in enumerate(audit.order):
+        seen += case in mine
+        if seen == size:
+            return audit.order[: i + 1]
+    return audit.order

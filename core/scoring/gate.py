@@ -170,13 +170,19 @@ def change_evidence(ch: CorrectedChange, rates: Sequence[CorrectedRate]) -> Rule
     )
 
 
-def rate_evidence(c: CorrectedRate) -> RuleEvidence:
-    """One system's corrected rate as the gate reads it, with its sequential audit's state
-    (its own labels and looks)."""
-    ev = _evidence(c, c.estimate, c.n_labelled, corrected=True)
+def rate_evidence(c: CorrectedRate, figure: CorrectedTypeRate | None = None) -> RuleEvidence:
+    """One system's corrected rate (or its claim-type rate ``figure``, read from the same
+    labels) as the gate reads it, with its sequential audit's state: its own looks, in its
+    answers, and 'label N more' counted in audit answers as labelling proceeds, every
+    system's answers of a case in draw order, to the look that would decide
+    (``CorrectedRate.answers_to_looks``); the Triage page and the exports read the same."""
+    shown = figure or c
+    ev = _evidence(shown, shown.estimate, shown.n_labelled, corrected=True)
+    left = c.n_answers - c.n_labelled - c.beyond_look  # a report from before the count
     return ev._replace(
         first_look=c.first_look, eligible=c.eligible, beyond_look=c.beyond_look,
-        left=c.n_answers - c.n_labelled - c.beyond_look,
+        left=c.answers_to_looks[-1] if c.answers_to_looks else left,
+        to_looks=tuple(c.answers_to_looks),
     )  # fmt: skip
 
 
@@ -217,12 +223,8 @@ def _type_check(rates: SystemRates, kind: str, on_corrected: bool) -> tuple[str,
     reads the corrected figures (``scoring.corrected_types``), else the judge's."""
     rule = f"max_{kind}_rate"
     fixed = getattr(rates, f"corrected_{kind}")
-    if on_corrected and fixed is not None:
-        ev = _evidence(fixed, fixed.estimate, fixed.n_labelled, corrected=True)._replace(
-            first_look=fixed.first_look, eligible=fixed.eligible, beyond_look=fixed.beyond_look,
-            left=rates.n_answers - fixed.n_labelled - fixed.beyond_look,
-        )  # fmt: skip
-        return rule, f"{kind} rate, review-corrected", ev
+    if on_corrected and fixed is not None and rates.corrected is not None:
+        return rule, f"{kind} rate, review-corrected", rate_evidence(rates.corrected, fixed)
     interval = getattr(rates, f"{kind}_interval")
     return (
         rule,
