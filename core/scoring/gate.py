@@ -7,6 +7,7 @@ decision. The worst status wins: HARNESS_ERROR > FAILED > NEEDS_REVIEW > PASSED.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import partial
 
 from ..inputs.policy import Policy
 from ..models import (
@@ -28,8 +29,9 @@ from ..models import (
     Verdict,
     ci_bounds,
 )
-from .compare import corrected_in_force
+from .compare import corrected_in_force, share_change_evidence
 from .decide import RuleEvidence, headline, rate_reason, worst
+from .intervals import share_interval_at
 from .memo import remembered
 from .metrics import blocking_claims
 
@@ -138,7 +140,7 @@ def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
         ("max_rate_increase", f"{measure} (gated measure): change {who}", gated,
          policy.max_rate_increase),
         ("max_abstention_increase", f"abstentions: change {who}",
-         _evidence(ab, ab.estimate, ab.n_cases, unit="cases") if ab is not None else None,
+         None if ab is None else share_change_evidence(ab, policy.confidence),
          policy.max_abstention_increase),
     ]  # fmt: skip
     out = []
@@ -205,7 +207,9 @@ def _rate_reasons(
         ("max_hallucination_rate", gated_label, gated),
         ("max_abstention_rate", "abstention rate", _evidence(
             rates.abstention_interval, rates.abstention_rate, rates.n_expected_answers,
-            unit="cases")),
+            unit="cases")._replace(interval_after=partial(
+                share_interval_at, rates.n_abstained, rates.n_expected_answers,
+                confidence=policy.confidence))),
         _type_check(rates, "fabrication", on_corrected),
         _type_check(rates, "contradiction", on_corrected),
     ]  # fmt: skip
