@@ -1,7 +1,7 @@
 """How far the audit has come: labels to go, and the corrected interval at each look.
 
 The Triage page shows it beside the audit sample; the number of labels to go is the gate's
-own (``scoring.decide.labels_to_go``, the count the CLI prints in its reasons), and the
+own (``scoring.decide.labels_asked``, the count the CLI prints in its reasons), and the
 intervals are the corrected figure recomputed on the first labels of the draw order at each
 look of the sequential audit (``scoring.looks``): the interval narrowing as labels accrue.
 The looks are the gated figure's own: a change's count cases of its pairing (either system
@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..inputs.policy import Policy
 from ..models import AuditInput, Mode, RunReport
 from ..scoring.corrected import corrected_change, corrected_rate
-from ..scoring.decide import labels_to_go
+from ..scoring.decide import labels_asked
 from ..scoring.gate import change_evidence, rate_evidence
 from ..scoring.looks import looks_reached
 from .audit import audit_input
@@ -38,6 +38,7 @@ class AuditProgress(NamedTuple):
     measure: str  # "change candidate − baseline" or "rate of SYSTEM"
     looks: list[LookInterval]
     unit: str = "labels"  # what a look counts: "cases" for a paired change (either side's)
+    asked_by: str = ""  # the rule whose count labels_to_go is
 
 
 def audit_progress(run: ReviewedRun) -> AuditProgress | None:
@@ -61,7 +62,8 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
         measure = f"change {report.systems[1]} − {report.systems[0]}"
     else:
         measure = f"rate of {report.systems[-1]}"
-    return AuditProgress(labels_to_go(report.decision), measure, looks, unit)
+    to_go, rule = labels_asked(report.decision)
+    return AuditProgress(to_go, measure, looks, unit, rule)
 
 
 def _at_look(report: RunReport, audit: AuditInput, size: int, cases: bool) -> LookInterval:

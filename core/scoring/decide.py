@@ -198,15 +198,21 @@ def labels_to_go(decision: GateDecision) -> int | None:
     """Audit labels the gate still asks for: the sampled answers not yet labelled while the
     gate waits for the sample, else the most any undecided corrected rule names ('label N
     more'); None when no label would change the decision. The Triage page's count."""
+    return labels_asked(decision)[0]
+
+
+def labels_asked(decision: GateDecision) -> tuple[int | None, str]:
+    """``labels_to_go`` and the rule that asks for them (the Triage page names it: its look
+    table shows the gated figure, the count may be another rule's)."""
     for r in decision.reasons:
         if r.rule == "gate_on_corrected" and r.status == UNDECIDED_STATUS and r.claim_ids:
-            return len(r.claim_ids)
+            return len(r.claim_ids), r.rule
     asked = [
-        r.more_to_decide
+        (r.more_to_decide, r.rule)
         for r in decision.reasons
         if r.status == UNDECIDED_STATUS and r.more_to_decide and LABEL_MORE in r.message
     ]
-    return max(asked) if asked else None
+    return max(asked, key=lambda a: a[0]) if asked else (None, "")
 
 
 def rate_reason(

@@ -18,7 +18,7 @@ from halgate.models import (
     RunReport,
     SuiteInfo,
 )
-from halgate.review import review_run
+from halgate.review import audit_progress, review_run
 from halgate.review.audit import audit_order
 from halgate.scoring.decide import labels_to_go
 from halgate.scoring.rescore import analysis_of, rescore
@@ -121,6 +121,9 @@ def test_label_n_more_of_a_rate_counts_every_systems_answers_and_exactly_that_ma
     assert f"label {expected} more audit answers to decide" in rule.message
     assert candidate.answers_to_looks[:3] == [0, 12, expected]
     assert labels_to_go(run.report.decision) == expected  # Triage's count, the same
+    progress = audit_progress(run)  # and the rule it names there
+    assert progress is not None
+    assert (progress.labels_to_go, progress.asked_by) == (expected, "max_hallucination_rate")
     one_short = _labelled(report, answers[: first + expected - 1])
     assert _rate_rule(one_short).status.value == "NEEDS_REVIEW"  # its 24th answer not in yet
     assert one_short.report.rates["candidate"].corrected.n_labelled == 2 * mine
