@@ -79,7 +79,12 @@ def _progress(db: str, run_id: str) -> None:
 def progress_panel(progress: AuditProgress) -> None:
     """'N labels to go' (the gate's own count) and the corrected interval at each look."""
     if progress.labels_to_go:
-        st.markdown(f"**{progress.labels_to_go} labels to go** before the gate can decide")
+        by = f" (`{progress.asked_by}`)" if progress.asked_by else ""
+        st.markdown(f"**{progress.labels_to_go} labels to go** before the gate can decide{by}")
+        st.caption(
+            "Audit answers, every system's, in the order offered here: to the look of that "
+            "rule's own figure that would decide it at the current variance."
+        )
     else:
         st.markdown("**No labels asked for**: the gate's reasons say what decides it")
     rows = [

@@ -50,6 +50,11 @@ class AuditInput(Record):
         "``order``, in draw order (labelling on continues the sample there): what the "
         "pairing's 'label N more' counts. Empty: one answer a case.",
     )
+    ahead_cases: list[str] = Field(
+        default_factory=list,
+        description="The cases of ``ahead``, in the same order: which systems' looks they "
+        "count toward (a system's rate counts only the cases it rates).",
+    )
 
 
 class CorrectedRate(Record):
@@ -73,15 +78,23 @@ class CorrectedRate(Record):
     complete: bool = Field(description="Every answer of the sample is labelled.")
     first_look: int = Field(
         default=0,
-        description="k, the policy's audit size: the first look of the sequential audit; the "
-        "interval in force changes only at k, 2k, 4k, ... labels (docs/gate.md).",
+        description="The first look of the sequential audit, in this system's answers: those "
+        "among the policy's first k drawn cases; the interval in force changes only at it, "
+        "twice it, four times it, ... labels (docs/gate.md).",
     )
     eligible: int = Field(
-        default=0, description="Cases the audit draws from: its last look (all of them)."
+        default=0,
+        description="The last look: every answer of this system the audit can draw (n_answers; "
+        "a case it skips holds none).",
     )
     beyond_look: int = Field(
         default=0,
         description="Labelled answers past the last look reached, counted at the next one.",
+    )
+    answers_to_looks: list[int] = Field(
+        default_factory=list,
+        description="Audit answers still to label, every system's, in draw order, to reach "
+        "each look of this system's schedule (0 once reached): what its 'label N more' counts.",
     )
     rectifier: float | None = Field(
         default=None, description="mean(reviewer − judge) over the labelled answers."

@@ -155,6 +155,12 @@ class RateChange(Record):
         "Newcombe's paired interval of a change of shares (the abstention change: never zero "
         "width while few cases differ).",
     )
+    cells: list[int] = Field(
+        default_factory=list,
+        description="newcombe: the paired table it rests on, cases counted on both sides "
+        "(yes on both, baseline only, candidate only, neither); what the gate projects "
+        "'about N more cases' from. Empty otherwise.",
+    )
 
 
 def ci_bounds(

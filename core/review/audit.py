@@ -184,11 +184,11 @@ def audit_input(judged: RunReport, overrides: Sequence[Override]) -> AuditInput 
         for s, cases in sample.items()
     }
     keys = _item_keys(judged, policy)
-    ahead = [
-        sum(audit_id(c, s) not in latest for s in keys.get(c, []))
-        for c in audit_order(judged, policy)[len(drawn) :]
-    ]
-    return AuditInput(sample=sample, labels=labels, judged=judge, order=drawn, ahead=ahead)
+    rest = audit_order(judged, policy)[len(drawn) :]
+    ahead = [sum(audit_id(c, s) not in latest for s in keys.get(c, [])) for c in rest]
+    return AuditInput(
+        sample=sample, labels=labels, judged=judge, order=drawn, ahead=ahead, ahead_cases=rest
+    )
 
 
 def _audit_keys(

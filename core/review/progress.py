@@ -1,7 +1,7 @@
 """How far the audit has come: labels to go, and the corrected interval at each look.
 
 The Triage page shows it beside the audit sample; the number of labels to go is the gate's
-own (``scoring.decide.labels_to_go``, the count the CLI prints in its reasons), and the
+own (``scoring.decide.labels_asked``, the count the CLI prints in its reasons), and the
 intervals are the corrected figure recomputed on the first labels of the draw order at each
 look of the sequential audit (``scoring.looks``): the interval narrowing as labels accrue.
 The looks are the gated figure's own: a change's count cases of its pairing (either system
@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..inputs.policy import Policy
 from ..models import AuditInput, Mode, RunReport
 from ..scoring.corrected import corrected_change, corrected_rate
-from ..scoring.decide import labels_to_go
+from ..scoring.decide import labels_asked
 from ..scoring.gate import change_evidence, rate_evidence
 from ..scoring.looks import looks_reached
 from .audit import audit_input
@@ -38,6 +38,7 @@ class AuditProgress(NamedTuple):
     measure: str  # "change candidate − baseline" or "rate of SYSTEM"
     looks: list[LookInterval]
     unit: str = "labels"  # what a look counts: "cases" for a paired change (either side's)
+    asked_by: str = ""  # the rule whose count labels_to_go is
 
 
 def audit_progress(run: ReviewedRun) -> AuditProgress | None:
@@ -61,19 +62,19 @@ def audit_progress(run: ReviewedRun) -> AuditProgress | None:
         measure = f"change {report.systems[1]} − {report.systems[0]}"
     else:
         measure = f"rate of {report.systems[-1]}"
-    return AuditProgress(labels_to_go(report.decision), measure, looks, unit)
+    to_go, rule = labels_asked(report.decision)
+    return AuditProgress(to_go, measure, looks, unit, rule)
 
 
 def _at_look(report: RunReport, audit: AuditInput, size: int, cases: bool) -> LookInterval:
-    """The corrected figure on the first ``size`` drawn answers of each system, or with
-    ``cases`` (a paired change) on the first ``size`` drawn cases, its pairing's own count."""
+    """The corrected figure at one look: with ``cases`` (a paired change) on the first
+    ``size`` drawn cases, its pairing's own count; else (a rate) on the drawn cases up to
+    the gated system's ``size``-th answer, its own count (labelling proceeds case by case)."""
     policy = Policy.model_validate(report.policy)
-    first = set(audit.order[:size])
-    sample = {
-        s: [c for c in drawn if c in first] if cases else drawn[:size]
-        for s, drawn in audit.sample.items()
-    }
-    cut = audit.model_copy(update={"sample": sample, "order": audit.order[:size]})
+    order = audit.order[:size] if cases else _up_to(audit, report.systems[-1], size)
+    first = set(order)
+    sample = {s: [c for c in drawn if c in first] for s, drawn in audit.sample.items()}
+    cut = audit.model_copy(update={"sample": sample, "order": order})
     rates = {
         s: corrected_rate(report.analyses, report.cases, s, policy, cut) for s in report.systems
     }
@@ -83,3 +84,14 @@ def _at_look(report: RunReport, audit: AuditInput, size: int, cases: bool) -> Lo
         return LookInterval(size, ch.estimate, ch.ci_low, ch.ci_high)
     r = rates[report.systems[-1]]
     return LookInterval(size, r.estimate, r.ci_low, r.ci_high)
+
+
+def _up_to(audit: AuditInput, system: str, size: int) -> list[str]:
+    """The drawn cases in draw order up to the one holding ``system``'s ``size``-th answer."""
+    mine = set(audit.sample.get(system, []))
+    seen = 0
+    for i, case in enumerate(audit.order):
+        seen += case in mine
+        if seen == size:
+            return audit.order[: i + 1]
+    return audit.order

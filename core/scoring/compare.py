@@ -17,8 +17,10 @@ from ..models import (
     RateChange,
     Shift,
     SystemRates,
+    ci_bounds,
 )
-from .intervals import paired_share_change
+from .decide import RuleEvidence
+from .intervals import newcombe_interval, share_cells
 from .memo import remembered
 from .metrics import (
     OutcomeCounts,
@@ -133,11 +135,27 @@ def abstention_change(
     abstentions are a share of the same cases on both sides (pairing kept whoever abstains),
     and with no case differing the bootstrap's interval has zero width ("+0.0 % (+0.0 % to
     +0.0 %)"), Newcombe's keeps the uncertainty of a share of n (``intervals``)."""
-    ends = paired_share_change(pairs[0], pairs[1], confidence)
-    if ends is None:
+    cells = share_cells(pairs[0], pairs[1])
+    if not sum(cells):
         return bootstrap
+    ends = newcombe_interval(cells, confidence)
     return bootstrap.model_copy(
-        update={"ci_low": ends[0], "ci_high": ends[1], "method": "newcombe"}
+        update={"ci_low": ends[0], "ci_high": ends[1], "method": "newcombe", "cells": list(cells)}
+    )
+
+
+def share_change_evidence(ab: RateChange, confidence: float) -> RuleEvidence:
+    """The abstention change as the gate reads it: with Newcombe's interval, n is the cases
+    it rests on and 'about N more cases' is read from the interval itself over more cases
+    of the same shares (with no case differing its width shrinks like 1/n, not 1/√n: the
+    variance's projection asked for about twice the cases, or called them out of reach)."""
+    lo, hi = ci_bounds(ab)
+    ev = RuleEvidence(ab.estimate, lo, hi, ab.n_cases, unit="cases")
+    if ab.method != "newcombe" or not ab.cells:
+        return ev
+    n = sum(ab.cells)
+    return ev._replace(
+        n=n, interval_after=lambda more: newcombe_interval(ab.cells, confidence, (n + more) / n)
     )
 
 

@@ -54,7 +54,7 @@ from ..inputs.policy import Policy
 from ..models import AnswerAnalysis, AuditInput, Case, CorrectedChange, CorrectedRate
 from .intervals import t_quantile
 from .judge_samples import judge_means, mean_noise
-from .looks import answers_to_looks, level_at, look_size
+from .looks import Schedule, audit_costs, level_at, look_size, pair_sample, schedule
 from .metrics import outcome_counts, ratio, should_abstain_ids
 
 AUDIT_PREFIX = "audit:"
@@ -158,6 +158,7 @@ class SystemLabels(NamedTuple):
     sample: list[str]  # the drawn cases up to the last look, in draw order
     beyond_look: int  # labelled answers past the last look, waiting for the next one
     drawn: dict[str, int]  # case -> label of every labelled drawn answer, past the look too
+    looks: Schedule  # its own looks, in its answers, and the audit answers to each
 
 
 def _judge_labels(
@@ -187,9 +188,11 @@ def system_labels(
     analyses: Sequence[AnswerAnalysis], cases: Sequence[Case], system: str, policy: Policy,
     audit: AuditInput,
 ) -> SystemLabels:  # fmt: skip
-    """One system's labels, the sample cut to the last look reached (``looks``)."""
+    """One system's labels, the sample cut to the last look reached of its own schedule
+    (``looks.schedule``: its answers, which it may skip cases of)."""
     abstain = should_abstain_ids(cases)
     judge = _judge_labels(analyses, abstain, policy, system)
+    looks = schedule(judge, first_look(analyses, cases, policy)[0], *audit_costs(audit, abstain))
     reviewed = audit.labels.get(system, {})
     drawn = [c for c in audit.sample.get(system, []) if c in judge]
     labels = {
@@ -197,10 +200,10 @@ def system_labels(
         for c in drawn
         if c in abstain or c in reviewed
     }
-    sample = drawn[: look_size(*first_look(analyses, cases, policy), len(drawn))]
+    sample = drawn[: look_size(looks.first, looks.total, len(drawn))]
     truth = {c: labels[c] for c in sample if c in labels}
     by_rule = sum(1 for c in sample if c in abstain)
-    return SystemLabels(judge, truth, by_rule, sample, len(drawn) - len(sample), labels)
+    return SystemLabels(judge, truth, by_rule, sample, len(drawn) - len(sample), labels, looks)
 
 
 def _precision_recall(
@@ -222,7 +225,7 @@ def corrected_rate(
     """One system's audit-corrected answers with a hallucination (module doc)."""
     lab = system_labels(analyses, cases, system, policy, audit)
     labelled = list(lab.truth)
-    k, total = first_look(analyses, cases, policy)
+    k, total = lab.looks.first, lab.looks.total
     mean, noise = judge_means(analyses, list(lab.judge), system, should_abstain_ids(cases), policy)
     est = ppi_mean(
         [mean[c] for c in lab.judge],
@@ -243,6 +246,7 @@ def corrected_rate(
         first_look=k,
         eligible=total,
         beyond_look=lab.beyond_look,
+        answers_to_looks=lab.looks.to_looks,
         n_labelled=len(labelled),
         n_by_rule=lab.by_rule,
         complete=len(labelled) == len(lab.sample),
@@ -272,7 +276,9 @@ def corrected_change(
     abstain = should_abstain_ids(cases)
     b = system_labels(analyses, cases, baseline.system, policy, audit)
     c = system_labels(analyses, cases, candidate.system, policy, audit)
-    labelled = (pair := _pair_sample(audit, (baseline, candidate), (b, c))).labelled
+    sides = [(b.judge, b.drawn), (c.judge, c.drawn)]
+    pair = pair_sample(audit, sides, first_look(analyses, cases, policy)[0], abstain)
+    labelled = pair.labelled
     same = set(b.judge) == set(c.judge) and set(b.truth) == set(c.truth)  # the old pairing
     paired = bool(b.judge) and bool(c.judge) and (len(labelled) >= 2 or same)
     union = list(b.judge) + [k for k in c.judge if k not in b.judge]
@@ -283,7 +289,7 @@ def corrected_change(
         est = paired_change(
             _over(union, fb), _over(union, fc), _over(labelled, b.drawn),
             _over(labelled, c.drawn), [where[k] for k in labelled],
-            level_at(policy.confidence, baseline.first_look, baseline.eligible, len(labelled)),
+            level_at(policy.confidence, pair.first_look, pair.eligible, len(labelled)),
             lam=None if policy.power_tuning else 1.0,
             noise=(mean_noise(nb, list(b.judge)), mean_noise(nc, [k for k in union if k in nc])),
         )  # fmt: skip
@@ -351,36 +357,6 @@ def paired_change(
 def _z(values: np.ndarray, weight: float) -> np.ndarray:
     """weight · value on the rated cases, 0 (known, no label needed) on the others."""
     return np.where(np.isnan(values), 0.0, weight * values)
-
-
-class PairSample(NamedTuple):
-    """The pairing's own sample: its labelled cases and its look schedule, in cases of U."""
-
-    labelled: list[str]  # up to the last look reached, labelled on every side that rates them
-    first_look: int
-    eligible: int
-    beyond_look: int  # labelled cases past the last look reached
-    answers_to_looks: list[int]  # audit answers still to label to reach each look
-
-
-def _pair_sample(
-    audit: AuditInput, rates: tuple[CorrectedRate, CorrectedRate], labs: tuple[SystemLabels, ...]
-) -> PairSample:
-    """The drawn cases of U in draw order (``audit.order``, else the baseline's then the
-    candidate's), cut to the last look reached counted in cases of U (``looks``)."""
-    lists = [audit.sample.get(r.system, []) for r in rates]
-    drawn = audit.order or list(dict.fromkeys([*lists[0], *lists[1]]))
-    seq = [k for k in drawn if any(k in lab.judge for lab in labs)]
-    first, total = rates[0].first_look, rates[0].eligible
-    cut = look_size(first, total, len(seq))
-    waiting = [sum(k in lab.judge and k not in lab.drawn for lab in labs) for k in seq]
-    return PairSample(
-        [k for k, w in zip(seq[:cut], waiting, strict=False) if not w],
-        first,
-        total,
-        sum(not w for w in waiting[cut:]),
-        answers_to_looks(first, total, waiting, audit.ahead),
-    )
 
 
 def _independent(baseline: CorrectedRate, candidate: CorrectedRate) -> PPIEstimate:

@@ -42,7 +42,7 @@ import numpy as np
 
 from ..inputs.policy import Policy
 from ..models import AnswerAnalysis, AuditInput, Case, CorrectedTypeRate
-from .corrected import first_look, normal_interval, system_labels
+from .corrected import normal_interval, system_labels
 from .intervals import t_quantile
 from .looks import level_at
 from .metrics import abstained, ratio
@@ -117,7 +117,7 @@ def corrected_type_rate(
     unknown = [lab.truth[c] == 1 and lab.judge[c] == 0 for c in labelled]
     low_y = [f[where[c]] * lab.truth[c] for c in labelled]  # FAITHFUL: 0; else the judge's
     high_y = [y + u for y, u in zip(low_y, unknown, strict=True)]
-    k, total = first_look(analyses, cases, policy)
+    k, total = lab.looks.first, lab.looks.total  # its system's own looks
     level = level_at(policy.confidence, k, total, len(labelled))
     low = ppi_ratio(f, m, idx, low_y)
     high = ppi_ratio(f, m, idx, high_y)

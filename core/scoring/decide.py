@@ -22,7 +22,7 @@ is. An estimate on the limit can never be decided that way: the message says so.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -59,6 +59,10 @@ class RuleEvidence(NamedTuple):
     eligible: int = 0  # and its last look, every eligible answer
     beyond_look: int = 0  # labels already past the last look, counted toward the next
     to_looks: tuple[int, ...] = ()  # audit answers to each look, when a look counts cases
+    #: The interval the same shares would give over m more cases, for an interval whose
+    #: width does not shrink like 1/√n (Newcombe's and Wilson's near 0 or 1, and no case
+    #: differing): 'about N more cases' is then read from it, not from the variance.
+    interval_after: Callable[[int], tuple[float, float] | None] | None = None
 
 
 def call(evidence: RuleEvidence, limit: float, policy: Policy) -> Call:
@@ -91,10 +95,38 @@ def more_to_decide(evidence: RuleEvidence, limit: float, confidence: float) -> i
         if to_look is None:
             return None
         return max(1, to_look if evidence.to_looks else to_look - evidence.beyond_look)
+    if evidence.interval_after is not None:
+        return cases_to_decide(evidence.interval_after, limit)
     q = t_quantile(confidence, n - 1)
     std_error = (hi - lo) / (2 * q)
     needed = n * (q * std_error / abs(est - limit)) ** 2
     return max(1, math.ceil(needed - n))
+
+
+def cases_to_decide(
+    interval_after: Callable[[int], tuple[float, float] | None], limit: float
+) -> int | None:
+    """The fewest more cases whose interval (the same shares) lies wholly above or at or
+    below the limit; None when none up to ``_MOST`` do. Its width shrinks as cases are added,
+    so doubling then halving finds it."""
+
+    def decides(more: int) -> bool:
+        ends = interval_after(more)
+        return ends is not None and (ends[0] > limit or ends[1] <= limit)
+
+    high = 1
+    while not decides(high):
+        if high > _MOST:
+            return None
+        high *= 2
+    low = high // 2  # 0, or a count that does not decide
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if decides(mid) else (mid, high)
+    return high
+
+
+_MOST = 1 << 24  # cases: past this no suite decides anything
 
 
 def undecided_words(evidence: RuleEvidence, limit: float, confidence: float) -> str:
@@ -166,15 +198,21 @@ def labels_to_go(decision: GateDecision) -> int | None:
     """Audit labels the gate still asks for: the sampled answers not yet labelled while the
     gate waits for the sample, else the most any undecided corrected rule names ('label N
     more'); None when no label would change the decision. The Triage page's count."""
+    return labels_asked(decision)[0]
+
+
+def labels_asked(decision: GateDecision) -> tuple[int | None, str]:
+    """``labels_to_go`` and the rule that asks for them (the Triage page names it: its look
+    table shows the gated figure, the count may be another rule's)."""
     for r in decision.reasons:
         if r.rule == "gate_on_corrected" and r.status == UNDECIDED_STATUS and r.claim_ids:
-            return len(r.claim_ids)
+            return len(r.claim_ids), r.rule
     asked = [
-        r.more_to_decide
+        (r.more_to_decide, r.rule)
         for r in decision.reasons
         if r.status == UNDECIDED_STATUS and r.more_to_decide and LABEL_MORE in r.message
     ]
-    return max(asked) if asked else None
+    return max(asked, key=lambda a: a[0]) if asked else (None, "")
 
 
 def rate_reason(

@@ -7,6 +7,7 @@ decision. The worst status wins: HARNESS_ERROR > FAILED > NEEDS_REVIEW > PASSED.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import partial
 
 from ..inputs.policy import Policy
 from ..models import (
@@ -28,8 +29,9 @@ from ..models import (
     Verdict,
     ci_bounds,
 )
-from .compare import corrected_in_force
+from .compare import corrected_in_force, share_change_evidence
 from .decide import RuleEvidence, headline, rate_reason, worst
+from .intervals import share_interval_at
 from .memo import remembered
 from .metrics import blocking_claims
 
@@ -138,7 +140,7 @@ def _change_reasons(cmp: ComparisonSummary, policy: Policy) -> list[GateReason]:
         ("max_rate_increase", f"{measure} (gated measure): change {who}", gated,
          policy.max_rate_increase),
         ("max_abstention_increase", f"abstentions: change {who}",
-         _evidence(ab, ab.estimate, ab.n_cases, unit="cases") if ab is not None else None,
+         None if ab is None else share_change_evidence(ab, policy.confidence),
          policy.max_abstention_increase),
     ]  # fmt: skip
     out = []
@@ -170,13 +172,19 @@ def change_evidence(ch: CorrectedChange, rates: Sequence[CorrectedRate]) -> Rule
     )
 
 
-def rate_evidence(c: CorrectedRate) -> RuleEvidence:
-    """One system's corrected rate as the gate reads it, with its sequential audit's state
-    (its own labels and looks)."""
-    ev = _evidence(c, c.estimate, c.n_labelled, corrected=True)
+def rate_evidence(c: CorrectedRate, figure: CorrectedTypeRate | None = None) -> RuleEvidence:
+    """One system's corrected rate (or its claim-type rate ``figure``, read from the same
+    labels) as the gate reads it, with its sequential audit's state: its own looks, in its
+    answers, and 'label N more' counted in audit answers as labelling proceeds, every
+    system's answers of a case in draw order, to the look that would decide
+    (``CorrectedRate.answers_to_looks``); the Triage page and the exports read the same."""
+    shown = figure or c
+    ev = _evidence(shown, shown.estimate, shown.n_labelled, corrected=True)
+    left = c.n_answers - c.n_labelled - c.beyond_look  # a report from before the count
     return ev._replace(
         first_look=c.first_look, eligible=c.eligible, beyond_look=c.beyond_look,
-        left=c.n_answers - c.n_labelled - c.beyond_look,
+        left=c.answers_to_looks[-1] if c.answers_to_looks else left,
+        to_looks=tuple(c.answers_to_looks),
     )  # fmt: skip
 
 
@@ -199,7 +207,9 @@ def _rate_reasons(
         ("max_hallucination_rate", gated_label, gated),
         ("max_abstention_rate", "abstention rate", _evidence(
             rates.abstention_interval, rates.abstention_rate, rates.n_expected_answers,
-            unit="cases")),
+            unit="cases")._replace(interval_after=partial(
+                share_interval_at, rates.n_abstained, rates.n_expected_answers,
+                confidence=policy.confidence))),
         _type_check(rates, "fabrication", on_corrected),
         _type_check(rates, "contradiction", on_corrected),
     ]  # fmt: skip
@@ -217,12 +227,8 @@ def _type_check(rates: SystemRates, kind: str, on_corrected: bool) -> tuple[str,
     reads the corrected figures (``scoring.corrected_types``), else the judge's."""
     rule = f"max_{kind}_rate"
     fixed = getattr(rates, f"corrected_{kind}")
-    if on_corrected and fixed is not None:
-        ev = _evidence(fixed, fixed.estimate, fixed.n_labelled, corrected=True)._replace(
-            first_look=fixed.first_look, eligible=fixed.eligible, beyond_look=fixed.beyond_look,
-            left=rates.n_answers - fixed.n_labelled - fixed.beyond_look,
-        )  # fmt: skip
-        return rule, f"{kind} rate, review-corrected", ev
+    if on_corrected and fixed is not None and rates.corrected is not None:
+        return rule, f"{kind} rate, review-corrected", rate_evidence(rates.corrected, fixed)
     interval = getattr(rates, f"{kind}_interval")
     return (
         rule,

@@ -16,17 +16,8 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> Interva
     """Wilson score interval of a share successes / n; None when n is 0."""
     if n == 0:
         return None
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
-    p = successes / n
-    denom = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Interval(
-        low=0.0 if successes == 0 else max(0.0, center - half),
-        high=1.0 if successes == n else min(1.0, center + half),
-        confidence=confidence,
-        method="wilson",
-    )
+    low, high = _wilson_ends(successes, n, confidence)
+    return Interval(low=low, high=high, confidence=confidence, method="wilson")
 
 
 def cluster_interval(
@@ -97,24 +88,62 @@ def paired_share_change(
     paired bootstrap is not: no case differing gives it zero width, this one keeps the
     uncertainty of a share of n (0 of 5 abstentions each is not proof of no change).
     None when no case counts on both sides."""
+    cells = share_cells(baseline, candidate)
+    return newcombe_interval(cells, confidence) if sum(cells) else None
+
+
+def share_cells(
+    baseline: Sequence[tuple[int, int]], candidate: Sequence[tuple[int, int]]
+) -> tuple[int, int, int, int]:
+    """The paired 2×2 table of the cases both count: (yes on both, baseline only, candidate
+    only, neither)."""
     both = [(b[0], c[0]) for b, c in zip(baseline, candidate, strict=True) if b[1] and c[1]]
-    n = len(both)
-    if n == 0:
-        return None
     yy = sum(1 for b, c in both if b and c)
     yn = sum(1 for b, c in both if b and not c)
     ny = sum(1 for b, c in both if c and not b)
-    nn = n - yy - yn - ny
+    return yy, yn, ny, len(both) - yy - yn - ny
+
+
+def newcombe_interval(
+    cells: Sequence[float], confidence: float = 0.95, scale: float = 1.0
+) -> tuple[float, float]:
+    """Newcombe's method 10 on the paired table ``cells`` (``share_cells``), each multiplied
+    by ``scale`` (the interval the same shares would give over ``scale`` times the cases:
+    the gate's projection). The pairs' correlation φ carries Newcombe's own continuity
+    correction (AD − BC less n/2 when AD − BC > n/2, 0 up to it): uncorrected, cases that
+    all agree (no case differing) give φ = 1 and, at a share of one half, zero width."""
+    yy, yn, ny, nn = (scale * c for c in cells)
+    n = yy + yn + ny + nn
     p1, p2 = (yy + yn) / n, (yy + ny) / n
     w1, w2 = _wilson_ends(yy + yn, n, confidence), _wilson_ends(yy + ny, n, confidence)
     denom = (yy + yn) * (ny + nn) * (yy + ny) * (yn + nn)
-    phi = (yy * nn - yn * ny) / math.sqrt(denom) if denom else 0.0
+    ad_bc = yy * nn - yn * ny
+    corrected = ad_bc - n / 2 if ad_bc > n / 2 else min(ad_bc, 0.0)
+    phi = corrected / math.sqrt(denom) if denom else 0.0
     d = p2 - p1
     down = (p2 - w2[0]) ** 2 - 2 * phi * (p2 - w2[0]) * (w1[1] - p1) + (w1[1] - p1) ** 2
     up = (w2[1] - p2) ** 2 - 2 * phi * (w2[1] - p2) * (p1 - w1[0]) + (p1 - w1[0]) ** 2
     return max(-1.0, d - math.sqrt(max(0.0, down))), min(1.0, d + math.sqrt(max(0.0, up)))
 
 
-def _wilson_ends(successes: int, n: int, confidence: float) -> tuple[float, float]:
-    w = wilson_interval(successes, n, confidence)
-    return (0.0, 1.0) if w is None else (w.low, w.high)
+def share_interval_at(
+    successes: int, n: int, more: int, confidence: float = 0.95
+) -> tuple[float, float] | None:
+    """The Wilson interval the same share successes / n would have over ``more`` further
+    cases (the gate's projection for a share whose width shrinks like 1/n near 0 or 1)."""
+    if n + more == 0:
+        return None
+    return _wilson_ends(successes * (n + more) / n if n else 0.0, n + more, confidence)
+
+
+def _wilson_ends(successes: float, n: float, confidence: float) -> tuple[float, float]:
+    """The Wilson interval's ends of a share successes / n (counts may be scaled: floats)."""
+    if n == 0:
+        return 0.0, 1.0
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    p = successes / n
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes == 0 else max(0.0, center - half)
+    return low, 1.0 if successes == n else min(1.0, center + half)

@@ -26,13 +26,15 @@ first look that would decide at the current variance.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from itertools import accumulate
 from statistics import NormalDist
+from typing import NamedTuple
 
 import numpy as np
 
+from ..models import AuditInput
 from .intervals import t_quantile
 
 FIRST_LOOK_SHARE = 0.8
@@ -145,3 +147,89 @@ def answers_to_looks(
         done[min(size, len(per_unit))] + max(0, size - len(per_unit))
         for size in look_sizes(first, total)
     ]
+
+
+class Schedule(NamedTuple):
+    """A figure's looks in its own units (a system's answers, a pairing's cases) and the audit
+    answers still to label to reach each."""
+
+    first: int
+    total: int
+    to_looks: list[int]
+
+
+def schedule(
+    counted: Collection[str], first_cases: int, drawn: Sequence[str], costs: Sequence[int]
+) -> Schedule:
+    """The looks of a figure over the cases ``counted`` (a system's rated cases, or the cases
+    of a change's pairing), as labelling really proceeds: case by case in draw order
+    (``drawn``, as far as known), every system's answers of a case (``costs``: those still
+    to label). A case the figure does not count costs its answers all the same, toward the
+    figure's next case, and no look lies past the figure's last case: the last look is every
+    counted case. The first look: the counted cases among the policy's first
+    ``first_cases`` drawn (all its first look's labels, whichever it skips)."""
+    units, pending = [], 0
+    for case, cost in zip(drawn, costs, strict=False):
+        pending += cost
+        if case in counted:
+            units.append(pending)
+            pending = 0
+    total = len(counted)
+    first = sum(1 for c in drawn[:first_cases] if c in counted) if drawn else first_cases
+    first = min(total, max(1, first))
+    return Schedule(first, total, answers_to_looks(first, total, units, []))
+
+
+def draw_order(audit: AuditInput) -> list[str]:
+    """The drawn cases in draw order (``audit.order``; a hand-made input without one: each
+    system's sample in turn)."""
+    return audit.order or list(dict.fromkeys(c for s in audit.sample.values() for c in s))
+
+
+def audit_costs(audit: AuditInput, by_rule: Collection[str]) -> tuple[list[str], list[int]]:
+    """The draw order as far as known (the sample in force, then the cases after it) and,
+    per case, the audit answers still to label there, every system's (an answer to a
+    should-abstain case, ``by_rule``, is labelled by rule)."""
+    order = draw_order(audit)
+    drawn = {s: set(cases) for s, cases in audit.sample.items()}
+    waiting = [
+        0
+        if c in by_rule
+        else sum(c in cases and c not in audit.labels.get(s, {}) for s, cases in drawn.items())
+        for c in order
+    ]
+    known = len(audit.ahead_cases)
+    return [*order, *audit.ahead_cases], [*waiting, *audit.ahead[:known]]
+
+
+class PairSample(NamedTuple):
+    """A change's pairing's own sample: its labelled cases and its looks, in cases of U."""
+
+    labelled: list[str]  # up to the last look reached, labelled on every side that rates them
+    first_look: int
+    eligible: int
+    beyond_look: int  # labelled cases past the last look reached
+    answers_to_looks: list[int]  # audit answers still to label to reach each look
+
+
+def pair_sample(
+    audit: AuditInput,
+    sides: Sequence[tuple[Collection[str], Collection[str]]],
+    first_cases: int,
+    by_rule: Collection[str],
+) -> PairSample:
+    """The drawn cases of U (the cases either side rates) in draw order, cut to the last look
+    reached of the pairing's own schedule (``schedule``, in cases of U). ``sides``: per
+    system, its rated cases and its labelled drawn ones (by rule too)."""
+    union = {c for rated, _ in sides for c in rated}
+    looks = schedule(union, first_cases, *audit_costs(audit, by_rule))
+    seq = [c for c in draw_order(audit) if c in union]
+    cut = look_size(looks.first, looks.total, len(seq))
+    waiting = [any(c in rated and c not in done for rated, done in sides) for c in seq]
+    return PairSample(
+        [c for c, w in zip(seq[:cut], waiting, strict=False) if not w],
+        looks.first,
+        looks.total,
+        sum(not w for w in waiting[cut:]),
+        looks.to_looks,
+    )

@@ -105,7 +105,9 @@ def test_the_audit_comes_after_the_severity_queue_or_its_skipped_items(store_db,
 
 def test_triage_shows_labels_to_go_and_the_corrected_interval_at_each_look(audit_app):
     at, ids = audit_app
-    assert "**6 labels to go** before the gate can decide" in _texts(at.markdown)
+    # the sample's unlabelled answers, asked for by the rule that waits for them
+    to_go = "**6 labels to go** before the gate can decide (`gate_on_corrected`)"
+    assert to_go in _texts(at.markdown)
     for rid in ids:
         case_id, system = rid.split(":")[1:]
         _label(at, rid, TRUTH[case_id] if system == "candidate" else "FAITHFUL", "read it")

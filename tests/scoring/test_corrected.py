@@ -232,5 +232,8 @@ def test_the_pairing_cuts_the_drawn_cases_at_its_own_looks_in_draw_order():
     # input that says nothing of what lies ahead counts one answer a case (2)
     assert (ch.first_look, ch.eligible, ch.beyond_look) == (2, 8, 2)
     assert ch.answers_to_looks == [0, 0, 2]
-    ahead = audit.model_copy(update={"ahead": [1, 0]})
+    ahead = audit.model_copy(update={"ahead": [1, 0], "ahead_cases": ["c7", "c8"]})
     assert corrected_change(analyses, CASES, b, c, policy, ahead).answers_to_looks == [0, 0, 1]
+    # each system's own looks, in its answers: the baseline skips c3, so its last look is
+    # its 7 answers, not the 8 cases (a look it could never reach)
+    assert (b.first_look, b.eligible, c.first_look, c.eligible) == (2, 7, 2, 8)
