@@ -9,21 +9,14 @@ from __future__ import annotations
 
 from halgate.inputs.policy import Policy
 from halgate.models import (
-    Case,
-    GateDecision,
     GateReason,
-    JudgeSpec,
-    Mode,
-    Override,
     RunReport,
-    SuiteInfo,
 )
-from halgate.review import audit_progress, review_run
+from halgate.review import ReviewedRun, audit_progress
 from halgate.review.audit import audit_order
 from halgate.scoring.decide import labels_to_go
-from halgate.scoring.rescore import analysis_of, rescore
 
-from ..conftest import claim
+from .audit_answers import answers_in_order, audit_report, labelled
 
 RUN = "20260108T000000Z-bbbbbb"
 N = 40
@@ -31,7 +24,6 @@ FIRST_LOOK = 10  # cases; the candidate's own looks count its answers
 REFUSED = {f"k{i}" for i in range(32, 40)}  # the candidate refuses 8 cases: 32 answers
 BAD = {"baseline": {f"k{i}" for i in range(0, 40, 8)}}  # 5 of 40
 BAD["candidate"] = {f"k{i}" for i in range(0, 32, 3)}  # 11 of its 32 answers: 34.4%
-REFUSAL = "I'm sorry, I can't answer that from the documents I have."
 
 
 def _report(limit: float, seed: int) -> RunReport:
@@ -42,50 +34,15 @@ def _report(limit: float, seed: int) -> RunReport:
         max_abstention_increase=None, max_abstention_rate=None, max_rate_increase=1.0,
         max_hallucination_rate=limit, gate_on_corrected=True, audit_sample=FIRST_LOOK,
     )  # fmt: skip
-    cases = [Case(case_id=f"k{i}", question="q") for i in range(N)]
-    analyses, answers = [], {"baseline": {}, "candidate": {}}
-    for case, system in ((c, s) for c in cases for s in answers):
-        cid = case.case_id
-        if system == "candidate" and cid in REFUSED:
-            answers[system][cid] = REFUSAL
-            analyses.append(analysis_of(cid, system, [], policy, answer_text=REFUSAL))
-            continue
-        answers[system][cid] = "It opens at nine."
-        verdict = "UNSUPPORTED" if cid in BAD[system] else "SUPPORTED"
-        c = claim(verdict, "FABRICATION", "LOW", case_id=cid, system=system)
-        analyses.append(analysis_of(cid, system, [c], policy))
-    report = RunReport(
-        run_id=RUN, created_at="2026-01-08T00:00:00+00:00", mode=Mode.COMPARE,
-        suite=SuiteInfo(name="rates", path="rates", content_hash="0" * 64, n_cases=N, systems=[]),
-        judge=JudgeSpec(name="fixture"), policy=policy.model_dump(mode="json"),
-        systems=["baseline", "candidate"], cases=cases, documents=[], answers=answers,
-        analyses=analyses, rates={},
-        decision=GateDecision(status="PASSED", exit_code=0, reasons=[], gated_system="candidate"),
-        audit_seed=seed,
-    )  # fmt: skip
-    return rescore(report)
+    return audit_report(RUN, policy, N, REFUSED, BAD, seed)
 
 
 def _answers_in_order(report: RunReport) -> list[tuple[str, str]]:
-    """(case, system) of every audit answer in the order Triage and `halgate review` offer
-    them: draw order, then system order; the candidate's refusals are no answer to label."""
-    return [
-        (c, s)
-        for c in audit_order(report)
-        for s in report.systems
-        if not (s == "candidate" and c in REFUSED)
-    ]
+    return answers_in_order(report, REFUSED)
 
 
-def _labelled(report: RunReport, answers: list[tuple[str, str]]):
-    """The run after reviewers who know the truth labelled ``answers``."""
-    labels = [
-        Override(id=i + 1, run_id=RUN, claim_id=f"audit:{c}:{s}", comment="read it",
-                 label="HALLUCINATED" if c in BAD[s] else "FAITHFUL", reviewer="ana",
-                 created_at="2026-01-08T01:00:00+00:00")
-        for i, (c, s) in enumerate(answers)
-    ]  # fmt: skip
-    return review_run(RUN, report, labels)
+def _labelled(report: RunReport, answers: list[tuple[str, str]]) -> ReviewedRun:
+    return labelled(RUN, report, answers, BAD)
 
 
 def _rate_rule(run) -> GateReason:

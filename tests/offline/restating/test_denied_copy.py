@@ -11,15 +11,7 @@ from halgate.models import Document, Verdict
 from halgate.text.words import value_words
 
 from ...conftest import offline_claims
-
-LEAFLET = Document(
-    doc_id="leaflet",
-    title="Pain relief tablets",
-    text=(
-        "Adults and children over 12 years: take 1 or 2 tablets every 4 to 6 hours. "
-        "Do not take more than 6 tablets in 24 hours. Do not give to children under 12 years."
-    ),
-)
+from ..test_offline_general import LEAFLET
 
 
 @pytest.mark.parametrize(
