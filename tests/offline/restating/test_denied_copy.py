@@ -68,3 +68,18 @@ def test_search_breaks_ties_by_the_claims_values() -> None:
     assert plain[0].passage.text.startswith("The Basic plan allows 40")  # ties: text order
     assert valued[0].passage.text == "The Basic plan allows 90 requests in region 7."
     assert valued[0].score == plain[0].score
+
+
+def test_a_negation_of_a_condition_dropped_with_it_is_a_dropped_condition() -> None:
+    doc = Document(
+        doc_id="guide",
+        text="If the tenant does not agree, either side can refer the dispute to the free "
+        "adjudication service.",
+    )
+    dropped = "Either side can refer the dispute to the free adjudication service."
+    (claim,) = offline_claims(dropped, [doc])
+    assert (claim.verdict, claim.deciding_rule) == (Verdict.UNSUPPORTED, "restriction_dropped")
+    assert "'If the tenant does not agree'" in claim.rationale
+    turned = "If the tenant does agree, either side can refer the dispute to the free "
+    (claim,) = offline_claims(turned + "adjudication service.", [doc])
+    assert (claim.verdict, claim.deciding_rule) == (Verdict.CONTRADICTED, "polarity_flip")

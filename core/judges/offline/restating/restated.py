@@ -172,10 +172,13 @@ def _denied_run(words: str, text: str) -> bool:
         return False
     run = ["not" if w == "t" else w for w in words.split()[:3]]  # 't' of "don't"
     while at >= 0:
-        before = ["not" if w == "t" else w for w in marked[:at].split()[-_REACH:]]
+        # the reach before the run, and four words more to see a condition open
+        before = ["not" if w == "t" else w for w in marked[:at].split()[-_REACH - 4 :]]
         if _END_WORD in before:
             before = before[len(before) - before[::-1].index(_END_WORD) :]
-        if not any(_turns_round(before + run, k) for k in range(len(before))):
+        words_at = before + run
+        reach = range(max(0, len(before) - _REACH), len(before))
+        if not any(_turns_round(words_at, k) for k in reach):
             return False
         at = marked.find(words, at + 1)
     return True
@@ -183,8 +186,14 @@ def _denied_run(words: str, text: str) -> bool:
 
 def _turns_round(words: list[str], k: int) -> bool:
     """The word at `k` is a negation that turns what follows round: a bound too ("do not
-    take more than 6"), but not "nothing but", "not only" (those say 'only')."""
-    return is_negation(words[k]) and EXCLUSIVE.isdisjoint(words[k + 1 : k + 3])
+    take more than 6"), but not "nothing but", "not only" (those say 'only'), nor one of a
+    condition ("if the tenant does not agree, either side ...": the copy drops the
+    condition, a finding of its own)."""
+    return (
+        is_negation(words[k])
+        and EXCLUSIVE.isdisjoint(words[k + 1 : k + 3])
+        and _CONDITIONALS.isdisjoint(words[max(0, k - 4) : k])  # "if ... does not agree"
+    )
 
 
 @lru_cache(maxsize=50_000)
@@ -206,6 +215,8 @@ def polarity_flip(c: ClaimFeatures, p: Passage) -> str | None:
 def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
     c_words, c_neg = _polar(claim)
     p_words, _ = _polar(passage)
+    if _CONDITIONALS.isdisjoint(claim):
+        p_words = _unconditioned(p_words)
     stems = set(content_stems(list(c_words)))
     at = _positions(p_words, stems)
     if not at:
@@ -220,6 +231,24 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
         # the window past the clause restated: the words aligned in order mark it.
         flip = _flipped(c_words, c_neg, _aligned(c_words, p_words, tail))
     return flip
+
+
+#: Words that open a condition: a negation inside one ("if the tenant does not agree")
+#: is the condition's, not the polarity of what the sentence states.
+_CONDITIONALS = frozenset({"if", "unless", "when", "whether"})
+
+
+def _unconditioned(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words with every negation that stands within four words after a conditional
+    marked as the condition's ('not_if'): a claim that drops the condition ("Either side
+    can refer the dispute" from "If the tenant does not agree, either side can refer the
+    dispute") leaves out a condition, it does not turn the sentence round."""
+    out, since = list(words), _REACH + 2
+    for i, w in enumerate(words):
+        since = 0 if w in _CONDITIONALS else since + 1
+        if w == "not" and since <= 4:
+            out[i] = "not_if"
+    return tuple(out)
 
 
 def _flipped(c_words: tuple[str, ...], c_neg: int, window: tuple[str, ...]) -> str | None:
