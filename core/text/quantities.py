@@ -1,9 +1,7 @@
-"""Numbers, units and dates found in text, normalised so that equal facts compare equal.
-
+"""Numbers, units and dates found in text, normalised so that equal facts compare equal:
 "50 mg" and "0.05 g", "fifty" and "50", "2,000" and "2000", "3.5%" and "3.5 percent",
-"12 March 2024" and "March 12, 2024" must match, and "30 days" vs "14 days" must not: a
-changed number is the strongest single signal of a hallucination, so this is its own module.
-"""
+"12 March 2024" and "March 12, 2024" must match, and "30 days" vs "14 days" must not (a
+changed number is the strongest single signal of a hallucination)."""
 
 from __future__ import annotations
 
@@ -124,17 +122,15 @@ def _dates_for(folded: str) -> list[re.Pattern[str]]:
 
 # Cheap necessary conditions, so most sentences skip the costlier patterns: a phone
 # number has three digit groups joined by spaces, dots or dashes (or a leading +); a time
-# has a colon or an am/pm; a ratio a slash; an ISO date a dash.
+# has a colon or an am/pm; a ratio a slash; an ISO date a dash; a version a 'v' before a
+# digit or the word "version".
 _PHONE_GATE = re.compile(r"\d\d[ .-]\d{2,5}[ .-]\d\d|\+\d")
 _AM_PM = re.compile(r"\d\s*[ap]\.?m", re.I)
-# A version is "v2", "v2.4" or "version 2": without a 'v' before a digit or the word
-# "version" the pattern need not run.
 _V_DIGIT = re.compile(r"v\d")
 
 
 def _kinds_for(text: str, folded: str) -> list[tuple[str, re.Pattern[str]]]:
-    """The version, ratio and time patterns worth running on `text` (`folded`: its
-    case-folded form), in that order."""
+    """The version, ratio and time patterns worth running on `text` (case-folded: `folded`)."""
     kinds = [("version", _VERSION)] if "version" in folded or _V_DIGIT.search(folded) else []
     if "/" in text:
         kinds.append(("ratio", _RATIO))
