@@ -96,6 +96,12 @@ class CorrectedRate(Record):
         description="Audit answers still to label, every system's, in draw order, to reach "
         "each look of this system's schedule (0 once reached): what its 'label N more' counts.",
     )
+    std_error_at_looks: list[float] = Field(
+        default_factory=list,
+        description="The standard error the same shares of labels would give at each look: "
+        "what 'label N more' projects from (the cases' own sampling and the pseudo-labels do "
+        "not shrink like 1/sqrt(n)).",
+    )
     rectifier: float | None = Field(
         default=None, description="mean(reviewer − judge) over the labelled answers."
     )
@@ -163,6 +169,11 @@ class CorrectedChange(Record):
         description="Audit answers still to label to reach each look of the pairing's "
         "schedule (k, 2k, 4k, ..., eligible; 0 once reached): what its 'label N more' "
         "counts (paired), or empty.",
+    )
+    std_error_at_looks: list[float] = Field(
+        default_factory=list,
+        description="As CorrectedRate.std_error_at_looks, at the pairing's looks (paired), or "
+        "empty.",
     )
     complete: bool = Field(description="Both systems' audit samples are completely labelled.")
 

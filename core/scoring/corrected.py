@@ -17,7 +17,7 @@ covariance of the two means that share the n; with n = N it is Var(y) / N, the p
 binomial variance). PPI++ power tuning takes the λ that minimises it, Cov(f, y) / Var(f)
 (cut to [0, 1]): a judge that says little about the truth gets little weight instead of
 adding its noise. The rectifier's variance is floored by the uncertainty of the judge's
-disagreement rate (``_with_pseudo_labels``: one pseudo-disagreement each way for a rate,
+disagreement rate (``intervals.with_pseudo_labels``: one pseudo-disagreement each way for a rate,
 ``CHANGE_PSEUDO`` for a change), so agreeing labels never give a zero width;
 the 95% interval is θ̂ ± t √Var, cut to [0, 1], with the Student-t quantile of n − 1
 degrees of freedom (a small-audit adjustment: at n = 30 the normal quantile covered 93-94%
@@ -52,9 +52,17 @@ import numpy as np
 
 from ..inputs.policy import Policy
 from ..models import AnswerAnalysis, AuditInput, Case, CorrectedChange, CorrectedRate
-from .intervals import t_quantile
+from .intervals import PPISpread, t_quantile
 from .judge_samples import judge_means, mean_noise
-from .looks import Schedule, audit_costs, level_at, look_size, pair_sample, schedule
+from .looks import (
+    Schedule,
+    audit_costs,
+    level_at,
+    look_size,
+    look_sizes,
+    pair_sample,
+    schedule,
+)
 from .metrics import outcome_counts, ratio, should_abstain_ids
 
 AUDIT_PREFIX = "audit:"
@@ -74,6 +82,8 @@ class PPIEstimate(NamedTuple):
     low: float | None
     high: float | None
     rectifier: float | None
+    #: The standard error the same shares would give at each size of ``ppi_mean``'s ``at``.
+    std_error_at: tuple[float, ...] = ()
 
 
 def normal_interval(
@@ -93,6 +103,7 @@ def ppi_mean(
     lam: float | None = None,
     pseudo: int = 1,
     noise: float = 0.0,
+    at: Sequence[int] = (),
 ) -> PPIEstimate:
     """λ·mean(f_all) + mean(y − λ·f) over the labelled, with its interval (module doc).
 
@@ -102,51 +113,32 @@ def ppi_mean(
     labels: no estimate; one label: an estimate without an interval. The estimate and the
     interval are cut to ``bounds`` (a cut interval still holds every value in bounds it held).
     ``pseudo``: how many small-sample pseudo-labels each way go into the variance and λ
-    (``_with_pseudo_labels``): 1 for a rate, ``CHANGE_PSEUDO`` for a change, 0 for none.
+    (``intervals.with_pseudo_labels``): 1 for a rate, ``CHANGE_PSEUDO`` for a change, 0 for none.
     ``noise``: the judge labels' own mean variance over repeated samples, added as
-    λ²·noise/N (``scoring.judge_samples``; 0 with one sample).
+    λ²·noise/N (``scoring.judge_samples``; 0 with one sample). ``at``: label counts to
+    project the standard error to, the same shares (``std_error_at``, ``intervals.PPISpread``).
     """
     f = np.asarray(f_all, dtype=float)
     fl, yl = np.asarray(f_labelled, dtype=float), np.asarray(y_labelled, dtype=float)
     big_n, n = len(f), len(yl)
     if n == 0 or big_n == 0:
         return PPIEstimate(None, None, None, None, None)
-    var_f = float(f.var(ddof=1)) if big_n > 1 else 0.0
-    fp, yp = _with_pseudo_labels(fl, yl, pseudo)
-    cov = float(np.cov(fp, yp, ddof=1)[0, 1])
-    if lam is None:
-        lam = min(1.0, max(0.0, cov / var_f)) if var_f > 0 else 0.0
+    spread = PPISpread(fl, yl, float(f.var(ddof=1)) if big_n > 1 else 0.0, big_n, pseudo, noise)
+    tune = lam is None
+    lam = spread.tuned(n) if lam is None else lam
     raw = float(lam * f.mean() + (yl - lam * fl).mean())
     estimate = min(bounds[1], max(bounds[0], raw))  # a rate stays a rate
     if n < 2:
         return PPIEstimate(estimate, None, None, None, float((yl - fl).mean()))
-    var_r = float((yp - lam * fp).var(ddof=1))
-    var = var_r / n + max(0.0, 2 * lam * cov - lam**2 * var_f) / big_n + lam**2 * noise / big_n
-    se = math.sqrt(var)
+    se = math.sqrt(spread.variance(n, lam))
     lo, hi = normal_interval(raw, se, t_quantile(confidence, n - 1), bounds)
-    return PPIEstimate(estimate, se, lo, hi, float((yl - fl).mean()))
+    ahead = tuple(math.sqrt(spread.variance(m, spread.tuned(m) if tune else lam)) for m in at)
+    return PPIEstimate(estimate, se, lo, hi, float((yl - fl).mean()), ahead)
 
 
 #: Pseudo-disagreements each way for a change of two rates: Agresti-Caffo's one success and
 #: one failure added to each of the two proportions, where a rate gets one each way.
 CHANGE_PSEUDO = 2
-
-
-def _with_pseudo_labels(
-    fl: np.ndarray, yl: np.ndarray, each_way: int = 1
-) -> tuple[np.ndarray, np.ndarray]:
-    """The labelled pairs plus pseudo-pairs, ``each_way`` disagreements each way (the judge
-    missed one, and raised one false alarm), for the variance and λ only, never the
-    estimate: the Agresti-Coull idea for a mean of few labels. Reviewers who agree with the
-    judge on every audited answer (or see no hallucination at all) leave the disagreement
-    rate uncertain (0 of 30 does not prove 0), so the interval never has zero width, and λ is
-    not tuned on noise. In simulation at 30 labels one each way lifts coverage from 0.85 to
-    0.95 (rates, changes); a change of two rates gets ``CHANGE_PSEUDO`` each way
-    (Agresti-Caffo; why two, measured: docs/gate.md, "The corrected figures")."""
-    return (
-        np.concatenate([fl, [0, 1] * each_way]),
-        np.concatenate([yl, [1, 0] * each_way]),
-    )
 
 
 class SystemLabels(NamedTuple):
@@ -234,6 +226,7 @@ def corrected_rate(
         level_at(policy.confidence, k, total, len(labelled)),
         lam=None if policy.power_tuning else 1.0,
         noise=mean_noise(noise, list(lab.judge)),
+        at=look_sizes(k, total),
     )
     precision, recall = _precision_recall(
         lab.truth, audit.judged.get(system, {}), should_abstain_ids(cases)
@@ -247,6 +240,7 @@ def corrected_rate(
         eligible=total,
         beyond_look=lab.beyond_look,
         answers_to_looks=lab.looks.to_looks,
+        std_error_at_looks=list(est.std_error_at),
         n_labelled=len(labelled),
         n_by_rule=lab.by_rule,
         complete=len(labelled) == len(lab.sample),
@@ -292,6 +286,7 @@ def corrected_change(
             level_at(policy.confidence, pair.first_look, pair.eligible, len(labelled)),
             lam=None if policy.power_tuning else 1.0,
             noise=(mean_noise(nb, list(b.judge)), mean_noise(nc, [k for k in union if k in nc])),
+            at=look_sizes(pair.first_look, pair.eligible),
         )  # fmt: skip
     else:
         est = _independent(baseline, candidate)
@@ -313,6 +308,7 @@ def corrected_change(
         eligible=pair.eligible if paired else 0,
         beyond_look=pair.beyond_look if paired else 0,
         answers_to_looks=pair.answers_to_looks if paired else [],
+        std_error_at_looks=list(est.std_error_at) if paired else [],
     )
 
 
@@ -330,6 +326,7 @@ def paired_change(
     confidence: float = 0.95,
     lam: float | None = None,
     noise: tuple[float, float] = (0.0, 0.0),
+    at: Sequence[int] = (),
 ) -> PPIEstimate:
     """The change paired over U, the cases either system rates (module doc).
 
@@ -338,7 +335,7 @@ def paired_change(
     where not rated. Each rate is the mean over U of z = (|U| / |R|)·label on its rated cases
     R and 0 elsewhere, so a one-sided case keeps its pair; with R_b = R_c = U it is the plain
     paired PPI of g = f_c − f_b and d = y_c − y_b. ``noise``: each side's mean judge-sample
-    variance over its own rated cases (``judge_samples``)."""
+    variance over its own rated cases (``judge_samples``); ``at``: as ``ppi_mean``'s."""
     w_b, w_c = (len(f) / np.count_nonzero(~np.isnan(f)) for f in (f_b, f_c))
     idx = np.asarray(labelled, dtype=int)
     g = _z(f_c, w_c) - _z(f_b, w_b)
@@ -351,6 +348,7 @@ def paired_change(
         lam=lam,
         pseudo=CHANGE_PSEUDO,
         noise=w_b * noise[0] + w_c * noise[1],
+        at=at,
     )
 
 

@@ -59,6 +59,7 @@ class RuleEvidence(NamedTuple):
     eligible: int = 0  # and its last look, every eligible answer
     beyond_look: int = 0  # labels already past the last look, counted toward the next
     to_looks: tuple[int, ...] = ()  # audit answers to each look, when a look counts cases
+    at_looks: tuple[float, ...] = ()  # the standard error the same shares give at each look
     #: The interval the same shares would give over m more cases, for an interval whose
     #: width does not shrink like 1/√n (Newcombe's and Wilson's near 0 or 1, and no case
     #: differing): 'about N more cases' is then read from it, not from the variance.
@@ -91,7 +92,9 @@ def more_to_decide(evidence: RuleEvidence, limit: float, confidence: float) -> i
         q = t_quantile(level_at(confidence, k, evidence.eligible, n), n - 1)
         se = (hi - lo) / (2 * q)
         gap = abs(est - limit)
-        to_look = labels_to_decide(k, evidence.eligible, n, se, gap, confidence, evidence.to_looks)
+        to_look = labels_to_decide(
+            k, evidence.eligible, n, se, gap, confidence, evidence.to_looks, evidence.at_looks
+        )
         if to_look is None:
             return None
         return max(1, to_look if evidence.to_looks else to_look - evidence.beyond_look)

@@ -162,6 +162,7 @@ def change_evidence(ch: CorrectedChange, rates: Sequence[CorrectedRate]) -> Rule
         return ev._replace(
             left=ch.answers_to_looks[-1], first_look=ch.first_look, eligible=ch.eligible,
             beyond_look=ch.beyond_look, to_looks=tuple(ch.answers_to_looks),
+            at_looks=tuple(ch.std_error_at_looks),
         )  # fmt: skip
     return ev._replace(
         n=ch.n_labelled if ch.paired and ch.n_labelled else min(c.n_labelled for c in rates),
@@ -185,6 +186,7 @@ def rate_evidence(c: CorrectedRate, figure: CorrectedTypeRate | None = None) -> 
         first_look=c.first_look, eligible=c.eligible, beyond_look=c.beyond_look,
         left=c.answers_to_looks[-1] if c.answers_to_looks else left,
         to_looks=tuple(c.answers_to_looks),
+        at_looks=() if figure is not None else tuple(c.std_error_at_looks),
     )  # fmt: skip
 
 

@@ -110,21 +110,23 @@ def level_at(confidence: float, first: int, total: int, n: int) -> float:
 
 def labels_to_decide(
     first: int, total: int, n: int, std_error: float, gap: float, confidence: float,
-    to_looks: Sequence[int] = (),
+    to_looks: Sequence[int] = (), at_looks: Sequence[float] = (),
 ) -> int | None:  # fmt: skip
     """Labels beyond ``n`` to the first later look whose interval, at the current variance
     (standard error ``std_error`` at n labels), would be narrower than ``gap`` (the
     estimate's distance to the limit); None when no look would (or none is left). With
     ``to_looks`` (``answers_to_looks``: the audit answers still to label to reach each look),
-    that look's count instead of its size − n."""
+    that look's count instead of its size − n. ``at_looks``: the standard error the same
+    shares would give at each look (``std_error_at_looks``), else std_error·√(n/size)."""
     if n < 2 or gap <= 0:
         return None
     sizes = look_sizes(first, total)
+    known = len(at_looks) == len(sizes)
     for j, size in enumerate(sizes):
         if size <= n:
             continue
         q = t_quantile(look_confidence(confidence, j, sizes), size - 1)
-        if q * std_error * math.sqrt(n / size) < gap:
+        if q * (at_looks[j] if known else std_error * math.sqrt(n / size)) < gap:
             return to_looks[j] if to_looks else size - n
     return None
 

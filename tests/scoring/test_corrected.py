@@ -237,3 +237,24 @@ def test_the_pairing_cuts_the_drawn_cases_at_its_own_looks_in_draw_order():
     # each system's own looks, in its answers: the baseline skips c3, so its last look is
     # its 7 answers, not the 8 cases (a look it could never reach)
     assert (b.first_look, b.eligible, c.first_look, c.eligible) == (2, 7, 2, 8)
+
+
+def test_the_projected_standard_error_is_that_of_the_same_labels_repeated():
+    """``std_error_at``: the standard error m labels of the same shares would give, what
+    'label N more' projects from (the pseudo-labels stay as many; Var(f)/N stays)."""
+    rng = np.random.default_rng(5)
+    f = (rng.random(300) < 0.2).astype(float)
+    fl = f[:30]
+    yl = np.where(rng.random(30) < 0.1, 1 - fl, fl)
+    for lam in (None, 1.0):
+        est = ppi_mean(f, fl, yl, lam=lam, at=(30, 60, 120, 300))
+        assert est.std_error_at[0] == pytest.approx(est.std_error, rel=1e-12)
+        for times, projected in zip((2, 4, 10), est.std_error_at[1:], strict=True):
+            tiled = ppi_mean(f, np.tile(fl, times), np.tile(yl, times), lam=lam)
+            assert projected == pytest.approx(tiled.std_error, rel=1e-9)
+    # reviewers who agree on every answer: the cases' own sampling (Var(f)/N) stays, far
+    # above what σ·√(n/m) promises at m = N
+    agreed = ppi_mean(f, fl, fl, at=(300,))
+    assert agreed.std_error is not None
+    assert agreed.std_error_at[0] > 1.4 * agreed.std_error * np.sqrt(30 / 300)
+    assert agreed.std_error_at[0] == pytest.approx(np.sqrt(f.var(ddof=1) / 300), rel=0.1)
