@@ -43,6 +43,24 @@ class Claim(Record):
     end: int = Field(ge=0, description="End offset in the answer (exclusive).")
 
 
+_CLAIM_FIELDS = ("claim_id", "case_id", "system", "index", "text", "start", "end")
+
+
+def trusted_claim(case_id: str, system: str, index: int, text: str, start: int, end: int) -> Claim:
+    """A Claim from a splitter's own values (a span of the answer, its position), without
+    validation: what ``model_construct`` makes (a run makes one for every claim)."""
+    state = {
+        "claim_id": claim_id(case_id, system, index),
+        "case_id": case_id,
+        "system": system,
+        "index": index,
+        "text": text,
+        "start": start,
+        "end": end,
+    }
+    return _unvalidated(Claim, state, set(_CLAIM_FIELDS))
+
+
 class RuleFinding(Record):
     """What one rule of a rule-based judge found about a claim: its provenance."""
 
