@@ -14,11 +14,10 @@ import functools
 import heapq
 import itertools
 import re
-import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
 from rank_bm25 import BM25Okapi
 
@@ -105,7 +104,10 @@ def make_passage(
         negated = frozenset(content_stems(tokenize(denied)))
     else:
         negated = frozenset(negated_stems(text, tokens))
-    return Passage(
+    # Filled as Passage(...) fills it, at a third of the cost of a frozen dataclass's
+    # __init__ (a call of object.__setattr__ per field), for every sentence of every document.
+    passage = object.__new__(Passage)
+    passage.__dict__.update(
         doc_id=doc_id,
         start=start,
         end=end,
@@ -119,6 +121,7 @@ def make_passage(
         unknown=frozenset(content_stems(tokenize(unknown))) if unknown else frozenset(),
         leaf=leaf,
     )
+    return passage
 
 
 def index_document(doc: Document, closed_hours: bool = False) -> DocumentIndex:
@@ -248,6 +251,7 @@ class EvidenceIndex:
         self.docs = [cached_index(d, closed_hours) for d in documents]
         self.passages = [p for d in self.docs for p in d.passages]
         self.bm25_weight = bm25_weight
+        self.facts: dict[Callable[[EvidenceIndex], object], object] = {}  # see per_index
         self.stems: frozenset[str] = frozenset().union(*(d.stems for d in self.docs))
         self.vocabulary: frozenset[str] = frozenset().union(*(d.vocabulary for d in self.docs))
         self._postings: dict[str, list[int]] = {}
@@ -293,7 +297,9 @@ class EvidenceIndex:
             overlap = shared[i] / len(query)
             score = w * (r / top) + (1 - w) * overlap
             scored.append((-score, i, r / top, overlap))
-        best = heapq.nsmallest(k + 1, scored)  # the same as sorted(scored)[: k + 1]
+        # The k + 1 best either way: a sort is faster for a few passages, a heap for many.
+        few = len(scored) <= _SORT_BELOW
+        best = sorted(scored)[: k + 1] if few else heapq.nsmallest(k + 1, scored)
         if values and any(a[0] == b[0] for a, b in zip(best, best[1:], strict=False)):
             best = self._by_values(
                 scored, best[-1][0] if len(best) <= k else best[k - 1][0], values
@@ -325,6 +331,9 @@ class EvidenceIndex:
             self._weights[term] = found
         return found
 
+
+#: A search that scores at most this many passages sorts them (more: a heap of the best).
+_SORT_BELOW = 64
 
 #: A passage's place in a search: minus its score, its position, its BM25 and overlap parts.
 _Scored = tuple[float, int, float, float]
@@ -374,16 +383,16 @@ _T = TypeVar("_T")
 
 
 def per_index(fn: Callable[[EvidenceIndex], _T]) -> Callable[[EvidenceIndex], _T]:
-    """Memoise a fact about a case's whole evidence: it is asked once per claim, and an
-    answer has many claims. Entries go when the index does."""
-    memo: weakref.WeakKeyDictionary[EvidenceIndex, _T] = weakref.WeakKeyDictionary()
+    """Memoise a fact about a case's whole evidence (asked once per claim). The index keeps
+    its facts (``facts``, by function), so they go when it does."""
 
     @functools.wraps(fn)
     def cached(index: EvidenceIndex) -> _T:
+        facts = index.facts
         try:
-            return memo[index]
+            return cast(_T, facts[cached])
         except KeyError:
-            value = memo[index] = fn(index)
+            value = facts[cached] = fn(index)
             return value
 
     return cached

@@ -14,6 +14,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from ..models import Citation, Document
+from ..models.claims import trusted_citation
 
 DEFAULT_FUZZY_THRESHOLD = 90.0
 # Shorter quotes match too easily by chance to be trusted fuzzily.
@@ -75,9 +76,7 @@ def _cite(
     end: int,
     match: Literal["exact", "normalized", "fuzzy"],
 ) -> Citation:
-    return Citation(
-        doc_id=document.doc_id, start=start, end=end, quote=quote, verified=True, match=match
-    )
+    return trusted_citation(document.doc_id, start, end, quote, match)
 
 
 def _unverified(document: Document, quote: str) -> Citation:

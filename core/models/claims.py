@@ -26,6 +26,16 @@ class Citation(Record):
     )
 
 
+def trusted_citation(
+    doc_id: str, start: int, end: int, quote: str, match: Literal["exact", "normalized", "fuzzy"]
+) -> Citation:
+    """A verified Citation of a quote halgate itself located in a document, without
+    validation: what ``model_construct`` makes (a run makes one for most claims)."""
+    state = {"doc_id": doc_id, "start": start, "end": end, "quote": quote}
+    state.update(verified=True, match=match)
+    return _unvalidated(Citation, state, set(state))
+
+
 def claim_id(case_id: str, system: str, index: int) -> str:
     """The stable id of the `index`-th claim of a system's answer to a case."""
     return f"{case_id}/{system}/{index}"
@@ -41,6 +51,24 @@ class Claim(Record):
     text: str = Field(description="The claim text, equal to answer[start:end].")
     start: int = Field(ge=0, description="Start offset in the answer.")
     end: int = Field(ge=0, description="End offset in the answer (exclusive).")
+
+
+_CLAIM_FIELDS = ("claim_id", "case_id", "system", "index", "text", "start", "end")
+
+
+def trusted_claim(case_id: str, system: str, index: int, text: str, start: int, end: int) -> Claim:
+    """A Claim from a splitter's own values (a span of the answer, its position), without
+    validation: what ``model_construct`` makes (a run makes one for every claim)."""
+    state = {
+        "claim_id": claim_id(case_id, system, index),
+        "case_id": case_id,
+        "system": system,
+        "index": index,
+        "text": text,
+        "start": start,
+        "end": end,
+    }
+    return _unvalidated(Claim, state, set(_CLAIM_FIELDS))
 
 
 class RuleFinding(Record):
@@ -61,26 +89,19 @@ class RuleFinding(Record):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its five values (judge workers send every claim's findings back to
         the run): a third of the bytes, and restored without pydantic's per-object state."""
-        kind = self.hallucination_type
-        return _finding, (
-            self.rule,
-            self.verdict.value,
-            kind and kind.value,
-            self.reason,
-            self.about,
-        )
+        # The enum members themselves: pickled once per message and then referred to, where
+        # their values were turned back into members for every finding.
+        return _finding, (self.rule, self.verdict, self.hallucination_type, self.reason, self.about)
 
 
 _FINDING_FIELDS = frozenset(("rule", "verdict", "hallucination_type", "reason", "about"))
 
 
 def _finding(
-    rule: str, verdict: str, kind: str | None, reason: str, about: list[str]
+    rule: str, verdict: Verdict, kind: HallucinationType | None, reason: str, about: list[str]
 ) -> RuleFinding:
     """A RuleFinding from its pickled values (they were valid when it was pickled)."""
-    return trusted_finding(
-        rule, Verdict(verdict), None if kind is None else HallucinationType(kind), reason, about
-    )
+    return trusted_finding(rule, verdict, kind, reason, about)
 
 
 def trusted_finding(

@@ -11,6 +11,7 @@ value is the one the computation gives, looked up only when every input is the s
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 
@@ -18,7 +19,9 @@ from ..models import AnswerAnalysis, Case, SystemRates
 from .metrics import should_abstain_ids, system_rates
 
 _KEEP = 8  # systems of the runs a server has open (two per compare run)
-_RATES: OrderedDict[Hashable, tuple[list[AnswerAnalysis], SystemRates]] = OrderedDict()
+# The answers are held weakly: a finished run's records go when its report does, not at the
+# interpreter's exit (whose last collections walked every claim of the run three times).
+_RATES: OrderedDict[Hashable, tuple[list[weakref.ref[AnswerAnalysis]], SystemRates]] = OrderedDict()
 _LOCK = threading.Lock()
 
 
@@ -41,12 +44,12 @@ def reused_system_rates(
         return hit[1]
     rates = system_rates(mine, system, count_out_of_scope, cases, resamples, seed, confidence)
     with _LOCK:
-        _RATES[key] = (mine, rates)
+        _RATES[key] = ([weakref.ref(a) for a in mine], rates)
         _RATES.move_to_end(key)
         while len(_RATES) > _KEEP:
             _RATES.popitem(last=False)
     return rates
 
 
-def _same(a: object, b: object) -> bool:
-    return a is b
+def _same(kept: weakref.ref[AnswerAnalysis], a: AnswerAnalysis) -> bool:
+    return kept() is a

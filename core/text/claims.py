@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..models import Claim, claim_id
+from ..models import Claim
+from ..models.claims import trusted_claim
 from .quantities import extract_quantities
 from .words import content_stems, entities_decoded, is_negation, sentence_spans, tokenize
 
@@ -107,17 +108,8 @@ def extract_claims(answer: str, case_id: str, system: str) -> list[Claim]:
             start, end = s_start + c_start, s_start + c_end
             if not _is_claim(plain[start:end]):
                 continue
-            i = len(claims)
             claims.append(
-                Claim(
-                    claim_id=claim_id(case_id, system, i),
-                    case_id=case_id,
-                    system=system,
-                    index=i,
-                    text=answer[start:end],
-                    start=start,
-                    end=end,
-                )
+                trusted_claim(case_id, system, len(claims), answer[start:end], start, end)
             )
     return claims
 

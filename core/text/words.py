@@ -345,7 +345,7 @@ def value_words(tokens: tuple[str, ...]) -> frozenset[str]:
     """The numbers, days and months among the tokens: no content words, yet of two
     sentences holding a claim's words alike ('... up to 40 days in region 3', '... up to
     90 days in region 7'), the one holding its values is the one it speaks of."""
-    return frozenset(t for t in tokens if t in _DATES or _DIGIT(t))
+    return frozenset(t for t in tokens if t in _DATES or (not t.isalpha() and _DIGIT(t)))
 
 
 _DATES = WEEKDAYS | MONTHS

@@ -7,8 +7,16 @@ from halgate.inputs.suite import load_suite
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Citation, HallucinationType, Mode, Severity, Verdict
-from halgate.models.claims import Claim, ClaimJudgement, trusted_finding, trusted_judgement
+from halgate.models.claims import (
+    Claim,
+    ClaimJudgement,
+    trusted_citation,
+    trusted_claim,
+    trusted_finding,
+    trusted_judgement,
+)
 from halgate.run.engine import plan_tasks
+from pydantic import BaseModel
 
 from ..conftest import EXAMPLE_SUITE
 
@@ -94,3 +102,34 @@ def test_trusted_judgement_equals_model_construct() -> None:
     assert fast.model_dump_json() == slow.model_dump_json()
     assert fast == slow
     assert fast.sample_verdicts == [] and fast.sample_verdicts is not slow.sample_verdicts
+
+
+def _same_record(fast: BaseModel, slow: BaseModel) -> None:
+    assert fast.__dict__ == slow.__dict__
+    assert list(fast.__dict__) == list(slow.__dict__)  # field order, as validation lays it
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_dump_json() == slow.model_dump_json()
+    assert fast == slow
+
+
+def test_trusted_claim_equals_the_validated_claim() -> None:
+    """The splitter's claims, built without validation, are the records validation makes."""
+    fast = trusted_claim("c1", "cand", 2, "It takes 3 days.", 40, 56)
+    slow = Claim(
+        claim_id="c1/cand/2",
+        case_id="c1",
+        system="cand",
+        index=2,
+        text="It takes 3 days.",
+        start=40,
+        end=56,
+    )
+    _same_record(fast, slow)
+
+
+def test_trusted_citation_equals_the_validated_citation() -> None:
+    fast = trusted_citation("d1", 3, 12, "four days", "normalized")
+    slow = Citation(
+        doc_id="d1", start=3, end=12, quote="four days", verified=True, match="normalized"
+    )
+    _same_record(fast, slow)

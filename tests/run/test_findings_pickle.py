@@ -1,5 +1,6 @@
-"""Rule findings travel from the judge workers to the run pickled as their values: they come
-back equal, with the same dump, and in fewer bytes than pydantic's own pickled state."""
+"""Rule findings travel from the judge workers to the run pickled as their five values (the
+verdict and type as their enum members): they come back equal, with the same dump, and in
+fewer bytes than pydantic's own pickled state."""
 
 from __future__ import annotations
 

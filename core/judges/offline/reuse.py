@@ -96,5 +96,8 @@ def own_parts(citations: Sequence[Citation], signals: dict[str, Any]) -> dict[st
 def findings_of(decision: RuleDecision) -> tuple[RuleFinding, ...]:
     """The rule table's findings as the records a claim keeps (the deciding one first)."""
     return tuple(
-        trusted_finding(f.rule, f.verdict, f.type, f.reason, list(f.about)) for f in decision.fired
+        [
+            trusted_finding(f.rule, f.verdict, f.type, f.reason, list(f.about))
+            for f in decision.fired
+        ]
     )

@@ -64,7 +64,7 @@ class RuleTable:
                 "no rule of the table fired: the table needs a catch-all rule "
                 f"(rules: {', '.join(r.id for r in self.rules)})"
             )
-        fired = tuple(r.finding(e) for r in firing)
+        fired = tuple([r.finding(e) for r in firing])  # a list is built faster than a generator
         return RuleDecision(fired[0], fired, firing[0].cited(e))
 
     def rule(self, rule_id: str) -> Rule:
