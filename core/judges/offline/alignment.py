@@ -15,13 +15,20 @@ from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates
 from ...text.quantities import Quantity, quantity_matches
 from ...text.words import is_content, tokenize, value_words
-from .attribution import resolve_reference
+from .attribution import resolve_reference, spelled_out, unnamed_sources
 from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
 from .number_checks import cover as _cover
 from .opening_hours import HOURS_STEMS
-from .record_checks import Conflict, case_facts, hours_confirmed, listing_facts, record_conflicts
+from .record_checks import (
+    Conflict,
+    case_facts,
+    hours_confirmed,
+    listing_facts,
+    record_conflicts,
+    unlisted_hours,
+)
 from .source_rules import current_hits, null_fields, unknown_said, version_marks, version_named
 
 if TYPE_CHECKING:
@@ -100,8 +107,13 @@ def align(
     found.attributed_doc = attributed
     found.evidence_elsewhere = elsewhere
     found.names_missing = [n for n in claim.names if not _name_known(n, known)]
+    found.sources_unnamed = unnamed_sources(
+        claim.text, claim.reference, lambda n: _name_known(n, known) or spelled_out(n, index.docs)
+    )
     if null_field_claims and any((h.passage.unknown - generic) & wanted for h in hits):
         found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic, index)
+    if null_field_claims and facts.hours and not conventions.listings:
+        found.null_fields += unlisted_hours(claim.body, facts)
     found.record_conflicts = conflicts
     found.listing_conflicts = listing
     return found
