@@ -7,6 +7,7 @@ name the signal that decided it, and the same features are stored with the claim
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -106,9 +107,15 @@ def align(
     found.hedge_mismatch = hedge
     found.attributed_doc = attributed
     found.evidence_elsewhere = elsewhere
-    found.names_missing = [n for n in claim.names if not _name_known(n, known)]
+    codes = tuple(c for v in known for c in _vocabulary_codes(v))
+    found.names_missing = [n for n in claim.names if not _name_known(n, known, codes)]
+    # A source must be named: by its words, or by a code the documents write in capitals
+    # ("CDC"), not by an everyday word that happens to spell it ("go" for "Google").
+    capitals = _capital_codes(index)
     found.sources_unnamed = unnamed_sources(
-        claim.text, claim.reference, lambda n: _name_known(n, known) or spelled_out(n, index.docs)
+        claim.text,
+        claim.reference,
+        lambda n: _name_known(n, known, capitals) or spelled_out(n, index.docs),
     )
     if null_field_claims and any((h.passage.unknown - generic) & wanted for h in hits):
         found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic, index)
@@ -203,7 +210,7 @@ def _id_words(index: EvidenceIndex) -> frozenset[str]:
     return frozenset(t for d in index.docs for t in tokenize(d.doc_id))
 
 
-def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
+def _name_known(name: str, vocabs: tuple[frozenset[str], ...], codes: tuple[str, ...] = ()) -> bool:
     """Every word of the name is in the sources (or the question), allowing plurals, a
     hyphen dropped ("Wi-Fi" / "WiFi") and a short code standing for it ("California" / "CA",
     when the sources hold such a code)."""
@@ -221,7 +228,6 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
         return True
     # "New York" / "NY": the code may stand for the whole name or for its unknown words.
     unknown = [t for t in tokens if not known(t)]
-    codes = [c for v in vocabs for c in _codes(v)]
     whole = "".join(tokens)
     return any(abbreviates(c, whole) for c in codes) or all(
         any(abbreviates(c, t) for c in codes) for t in unknown
@@ -229,10 +235,21 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _codes(vocabulary: frozenset[str]) -> tuple[str, ...]:
+def _vocabulary_codes(vocabulary: frozenset[str]) -> tuple[str, ...]:
     """The short codes of a vocabulary ("ca", "nsw"), once per vocabulary: scanning a long
     document's words for every unknown name would cost the whole vocabulary each time."""
     return tuple(c for c in vocabulary if len(c) <= 3 and c.isalpha() and is_content(c))
+
+
+#: A short code as the sources write it: two or three capitals ("CA", "NSW").
+_CODE = re.compile(r"\b[A-Z]{2,3}\b")
+
+
+@per_index
+def _capital_codes(index: EvidenceIndex) -> tuple[str, ...]:
+    """The short codes the case's documents write in capitals ("CA", "NSW"), lower-cased."""
+    found = {m.group().lower() for d in index.docs for m in _CODE.finditer(d.text)}
+    return tuple(sorted(c for c in found if is_content(c)))
 
 
 #: A record's string value of more words than this is prose (a review), not a field's value.

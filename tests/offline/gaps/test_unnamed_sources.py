@@ -148,3 +148,19 @@ def test_a_day_excepted_with_an_exception_is_read_apart_from_the_hours() -> None
     )
     (judged,) = offline_claims(answer, [shop])
     assert judged.signals["record_conflicts"], judged.rationale
+
+
+def test_an_everyday_word_that_spells_a_source_does_not_name_it() -> None:
+    """'go' in a review spells 'Google' letter by letter, as 'CA' spells California; a
+    source is named only by a code the documents write in capitals."""
+    record = {
+        "name": "Thai Place",
+        "business_stars": 4.5,
+        "review_info": [{"review_text": "We go here for the red curry."}],
+    }
+    docs = [Document(doc_id="r", text=json.dumps(record))]
+    (judged,) = offline_claims("It has 4.5 stars on Google.", docs)
+    assert judged.signals["sources_unnamed"] == ["Google"], judged.rationale
+    cdc = Document(doc_id="a", text="The CDC counted 100 cases.")
+    (named,) = offline_claims("There were 100 cases, according to the CDC.", [cdc])
+    assert not named.signals["sources_unnamed"], named.rationale
