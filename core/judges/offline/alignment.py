@@ -107,15 +107,13 @@ def align(
     found.hedge_mismatch = hedge
     found.attributed_doc = attributed
     found.evidence_elsewhere = elsewhere
-    codes = tuple(c for v in known for c in _vocabulary_codes(v))
-    found.names_missing = [n for n in claim.names if not _name_known(n, known, codes)]
+    found.names_missing = [n for n in claim.names if not _name_known(n, known)]
     # A source must be named: by its words, or by a code the documents write in capitals
     # ("CDC"), not by an everyday word that happens to spell it ("go" for "Google").
-    capitals = _capital_codes(index)
     found.sources_unnamed = unnamed_sources(
         claim.text,
         claim.reference,
-        lambda n: _name_known(n, known, capitals) or spelled_out(n, index.docs),
+        lambda n: _name_known(n, known, _capital_codes(index)) or spelled_out(n, index.docs),
     )
     if null_field_claims and any((h.passage.unknown - generic) & wanted for h in hits):
         found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic, index)
@@ -210,10 +208,13 @@ def _id_words(index: EvidenceIndex) -> frozenset[str]:
     return frozenset(t for d in index.docs for t in tokenize(d.doc_id))
 
 
-def _name_known(name: str, vocabs: tuple[frozenset[str], ...], codes: tuple[str, ...] = ()) -> bool:
+def _name_known(
+    name: str, vocabs: tuple[frozenset[str], ...], codes: tuple[str, ...] | None = None
+) -> bool:
     """Every word of the name is in the sources (or the question), allowing plurals, a
     hyphen dropped ("Wi-Fi" / "WiFi") and a short code standing for it ("California" / "CA",
-    when the sources hold such a code)."""
+    when the sources hold such a code; `codes`: those that may, by default every short word
+    of the vocabularies)."""
     tokens = [t.removesuffix("'s") for t in tokenize(name)]
     if len(tokens) > 1 and any("".join(tokens) in v for v in vocabs):
         return True
@@ -228,6 +229,8 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...], codes: tuple[str,
         return True
     # "New York" / "NY": the code may stand for the whole name or for its unknown words.
     unknown = [t for t in tokens if not known(t)]
+    if codes is None:
+        codes = tuple(c for v in vocabs for c in _vocabulary_codes(v))
     whole = "".join(tokens)
     return any(abbreviates(c, whole) for c in codes) or all(
         any(abbreviates(c, t) for c in codes) for t in unknown

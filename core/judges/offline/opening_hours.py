@@ -180,9 +180,10 @@ def unlisted_days(text: str, week: dict[int, tuple[int, int] | None]) -> list[in
     a day is closed, the record leaves it unknown, and the claim fills that gap."""
     if not week or not speaks_of_opening(text):
         return []
+    statements = _hour_statements(text)
     out = []
     for d in range(7):
-        said = [st for st in _hour_statements(text) if d in st[0]]
+        said = [st for st in statements if d in st[0]]
         if d not in week and said:
             _, times, closed = min(said, key=lambda st: len(st[0]))
             if times and not closed:
