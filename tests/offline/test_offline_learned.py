@@ -11,16 +11,21 @@ import numpy as np
 import pytest
 from halgate.cli.app import app
 from halgate.evaluation.calibrate import (
+    THRESHOLD_DRAWS,
     AnswerSample,
+    _answer_out_of_fold,
     _fit_claims,
+    _out_of_fold,
+    balancing_weights,
     benchmark_weight,
     best_threshold,
     fit_logistic,
+    steady_threshold,
 )
 from halgate.inputs.policy import SeverityRules
-from halgate.judges.offline.answer_model import ANSWER_FEATURES, aggregates, centre
+from halgate.judges.offline.answer_model import ANSWER_FEATURES, aggregates, answer_vector, centre
 from halgate.judges.offline.calibration_file import load_model
-from halgate.judges.offline.claim_model import FEATURES, is_refusal
+from halgate.judges.offline.claim_model import FEATURES, AnswerContext, InputShape, is_refusal
 from halgate.judges.offline.judge import OfflineJudge, load_calibration
 from halgate.judges.protocol import JudgeTask
 from halgate.models import Case, Document, HallucinationType, Severity, Verdict
@@ -167,6 +172,34 @@ def test_a_benchmark_weight_sets_how_much_its_rows_count() -> None:
     assert signs["a"] > 0 > signs["b"]
     assert benchmark_weight("a:any", {"a": 4.0}) == 4.0
     assert benchmark_weight("faithbench:summary", {}) == 1.0
+
+
+def test_the_answer_threshold_is_the_median_of_several_fold_draws_best_cuts() -> None:
+    # One draw's best cut wanders with its folds where accuracy is flat near its best; the
+    # shipped cut is the median over THRESHOLD_DRAWS draws (seeds s, s + 1, ...).
+    rng = np.random.default_rng(1)
+    shape = InputShape(question=True, structured=False, answer_words=40, source_words=400)
+    samples = []
+    for i in range(120):
+        x = rng.normal(size=(3, len(FEATURES)))
+        y = (x[:, 0] + 1.5 * rng.normal(size=3) > 0.8).astype(float)
+        ctx = AnswerContext(novelty=0.1, n_claims=3, max_uncovered=0.2, mean_uncovered=0.1,
+                            refusal=False)  # fmt: skip
+        samples.append(AnswerSample(f"g{i % 2}:qa", x, y, bool(y.any()), ctx, shape))
+    labels = np.asarray([s.label for s in samples], bool)
+    weights = balancing_weights([s.group for s in samples], list(labels))
+
+    def draw(seed: int) -> np.ndarray:
+        probs = _out_of_fold(samples, 10.0, seed)
+        xa = np.asarray(
+            [answer_vector(p, s.ctx, s.shape) for p, s in zip(probs, samples, strict=True)]
+        )
+        return _answer_out_of_fold(xa, labels, weights, seed)
+
+    cuts = [best_threshold(list(labels), list(draw(3 + k)), weights)[0] for k in range(5)]
+    assert THRESHOLD_DRAWS == 5 and len(set(cuts)) > 1  # the draws disagree here
+    steady = steady_threshold(samples, 10.0, 3, labels, weights, {}, draw(3))
+    assert steady == float(np.median(cuts)) != cuts[0]  # not the first draw's own cut
 
 
 def test_calibrate_refuses_a_malformed_weight(tmp_path) -> None:

@@ -7,6 +7,7 @@ name the signal that decided it, and the same features are stored with the claim
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -15,13 +16,20 @@ from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates
 from ...text.quantities import Quantity, quantity_matches
 from ...text.words import is_content, tokenize, value_words
-from .attribution import resolve_reference
+from .attribution import resolve_reference, spelled_out, unnamed_sources
 from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
 from .number_checks import cover as _cover
 from .opening_hours import HOURS_STEMS
-from .record_checks import Conflict, case_facts, hours_confirmed, listing_facts, record_conflicts
+from .record_checks import (
+    Conflict,
+    case_facts,
+    hours_confirmed,
+    listing_facts,
+    record_conflicts,
+    unlisted_hours,
+)
 from .source_rules import current_hits, null_fields, unknown_said, version_marks, version_named
 
 if TYPE_CHECKING:
@@ -100,8 +108,17 @@ def align(
     found.attributed_doc = attributed
     found.evidence_elsewhere = elsewhere
     found.names_missing = [n for n in claim.names if not _name_known(n, known)]
+    # A source must be named: by its words, or by a code the documents write in capitals
+    # ("CDC"), not by an everyday word that happens to spell it ("go" for "Google").
+    found.sources_unnamed = unnamed_sources(
+        claim.text,
+        claim.reference,
+        lambda n: _name_known(n, known, _capital_codes(index)) or spelled_out(n, index.docs),
+    )
     if null_field_claims and any((h.passage.unknown - generic) & wanted for h in hits):
         found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic, index)
+    if null_field_claims and facts.hours and not conventions.listings:
+        found.null_fields += unlisted_hours(claim.body, facts)
     found.record_conflicts = conflicts
     found.listing_conflicts = listing
     return found
@@ -191,10 +208,13 @@ def _id_words(index: EvidenceIndex) -> frozenset[str]:
     return frozenset(t for d in index.docs for t in tokenize(d.doc_id))
 
 
-def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
+def _name_known(
+    name: str, vocabs: tuple[frozenset[str], ...], codes: tuple[str, ...] | None = None
+) -> bool:
     """Every word of the name is in the sources (or the question), allowing plurals, a
     hyphen dropped ("Wi-Fi" / "WiFi") and a short code standing for it ("California" / "CA",
-    when the sources hold such a code)."""
+    when the sources hold such a code; `codes`: those that may, by default every short word
+    of the vocabularies)."""
     tokens = [t.removesuffix("'s") for t in tokenize(name)]
     if len(tokens) > 1 and any("".join(tokens) in v for v in vocabs):
         return True
@@ -209,7 +229,8 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
         return True
     # "New York" / "NY": the code may stand for the whole name or for its unknown words.
     unknown = [t for t in tokens if not known(t)]
-    codes = [c for v in vocabs for c in _codes(v)]
+    if codes is None:
+        codes = tuple(c for v in vocabs for c in _vocabulary_codes(v))
     whole = "".join(tokens)
     return any(abbreviates(c, whole) for c in codes) or all(
         any(abbreviates(c, t) for c in codes) for t in unknown
@@ -217,10 +238,21 @@ def _name_known(name: str, vocabs: tuple[frozenset[str], ...]) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _codes(vocabulary: frozenset[str]) -> tuple[str, ...]:
+def _vocabulary_codes(vocabulary: frozenset[str]) -> tuple[str, ...]:
     """The short codes of a vocabulary ("ca", "nsw"), once per vocabulary: scanning a long
     document's words for every unknown name would cost the whole vocabulary each time."""
     return tuple(c for c in vocabulary if len(c) <= 3 and c.isalpha() and is_content(c))
+
+
+#: A short code as the sources write it: two or three capitals ("CA", "NSW").
+_CODE = re.compile(r"\b[A-Z]{2,3}\b")
+
+
+@per_index
+def _capital_codes(index: EvidenceIndex) -> tuple[str, ...]:
+    """The short codes the case's documents write in capitals ("CA", "NSW"), lower-cased."""
+    found = {m.group().lower() for d in index.docs for m in _CODE.finditer(d.text)}
+    return tuple(sorted(c for c in found if is_content(c)))
 
 
 #: A record's string value of more words than this is prose (a review), not a field's value.

@@ -8,11 +8,12 @@ the dates and versions in the title, since old and new versions share every othe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...evidence.index import DocumentIndex
 from ...text.quantities import Quantity, extract_quantities, quantity_matches
-from ...text.words import content_stems, tokenize
+from ...text.words import content_stems, proper_names, tokenize
 
 _DOC_NOUN = (
     r"leaflets?|terms(?: and conditions)?|reference|guide|wording|faq|letter|manual|handbook"
@@ -96,3 +97,47 @@ def _score(ref: SourceReference, doc: DocumentIndex) -> float | None:
     if ref.stems and not shared and not dated:
         return None
     return shared + 2 * dated
+
+
+# A named place or party a claim says its content comes from: "4.0 stars on Google",
+# "reviews from Yelp users", "(source: Zagat)", "according to the CDC", "Reuters reported".
+_SAID_ON = re.compile(
+    r"\b(?:stars?|rat(?:ed|ing|ings)|reviews?|reviewers|users|posted|announced|reported"
+    r"|wrote|listed|featured)\b[^.;:!?]{0,40}?\b(?:on|from|via|at|by)\s+(?:the\s+)?(?P<src>"
+    + r"[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2})"
+)
+_SOURCE_TAG = re.compile(r"\((?:source|via|per):\s*(?P<src>[^)]{2,60})\)", re.I)
+_SOURCE_CUE = re.compile(r"\b(?:on|from|via|at|by|source|according)\b", re.I)
+
+
+def unnamed_sources(
+    text: str, ref: SourceReference | None, known: Callable[[str], bool]
+) -> list[str]:
+    """The sources a claim pins its content on ("a rating of 4.0 stars on Google",
+    "according to Yelp reviews") whose names no source document holds (`known` says whether
+    the documents or the question name a name): the claim says where its content comes
+    from, and the sources are not that place. A source the documents name in any of the
+    ways the claim gives ("the Bureau of Labor Statistics (BLS)") is a reference to resolve
+    (``resolve_reference``), not an invented source."""
+    if ref is None and not _SOURCE_CUE.search(text):  # cheap gate
+        return []
+    said = [m.group("src") for p in (_SAID_ON, _SOURCE_TAG) for m in p.finditer(text)]
+    if ref is not None:
+        said.append(ref.text)
+    unnamed: dict[str, None] = {}
+    for source in said:
+        names = proper_names(" " + source.strip(" .,"))
+        if names and not any(known(n) for n in names):
+            unnamed.update(dict.fromkeys(names))
+    return list(unnamed)
+
+
+def spelled_out(code: str, docs: list[DocumentIndex]) -> bool:
+    """Whether a document spells the capitals `code` out as a run of capitalised words
+    ("UN" for "United Nations", "the BBC" for "British Broadcasting Corporation"): a
+    source named by its initials is a named source."""
+    if not (2 <= len(code) <= 6 and code.isalpha() and code.isupper()):
+        return False
+    run = r"\s+(?:(?:of|the|and|for|de)\s+)?".join(f"{c}[a-z]+" for c in code)
+    pattern = re.compile(rf"\b{run}\b")
+    return any(pattern.search(d.text) for d in docs)

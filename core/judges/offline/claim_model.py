@@ -46,6 +46,7 @@ class ClaimSignals(TypedDict, total=False):
     values_invented: list[str]
     number_conflict: bool
     names_missing: list[str]
+    sources_unnamed: list[str]  # sources the claim pins its content on that no document names
     negation_mismatch: bool
     hedge_mismatch: bool
     claim_hedged: bool

@@ -114,6 +114,8 @@ class Alignment:
     #: '30 seconds'".
     values_misread: list[str] = field(default_factory=list)
     names_missing: list[str] = field(default_factory=list)
+    #: Sources the claim pins its content on ("4.0 stars on Google") that no document names.
+    sources_unnamed: list[str] = field(default_factory=list)
     negation_mismatch: bool = False
     hedge_mismatch: bool = False
     attributed_doc: str | None = None

@@ -174,7 +174,24 @@ def wrong_days(
     return wrong
 
 
-_SEGMENT = re.compile(r";|\band\b|\bbut\b|\bwhile\b|\bexcept\b", re.I)
+def unlisted_days(text: str, week: dict[int, tuple[int, int] | None]) -> list[int]:
+    """Weekdays the claim gives opening times for that the record's week leaves out ("open
+    10 AM to 8 PM every day" where the listing has no Sunday): unless a rule pack says such
+    a day is closed, the record leaves it unknown, and the claim fills that gap."""
+    if not week or not speaks_of_opening(text):
+        return []
+    statements = _hour_statements(text)
+    out = []
+    for d in range(7):
+        said = [st for st in statements if d in st[0]]
+        if d not in week and said:
+            _, times, closed = min(said, key=lambda st: len(st[0]))
+            if times and not closed:
+                out.append(d)
+    return out
+
+
+_SEGMENT = re.compile(r";|\band\b|\bbut\b|\bwhile\b|\bexcept(?:ion)?\b", re.I)
 _DAY_NAME = r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 #: The end of a list of days before its 'and': 'Tuesdays, Wednesdays,' / 'Tuesday, Wednesday'.
 _DAY_LIST_END = re.compile(rf"{_DAY_NAME},\s*{_DAY_NAME},?\s*$", re.I)

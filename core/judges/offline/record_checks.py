@@ -29,6 +29,7 @@ from .opening_hours import (
     opening_of,
     says_closed,
     speaks_of_opening,
+    unlisted_days,
     weekday,
     wrong_days,
 )
@@ -321,6 +322,15 @@ def _hours_conflicts(text: str, facts: RecordFacts) -> list[Conflict]:
         elif facts.week is not None:
             out.append(Conflict(facts.week, f"no hours.{DAY_NAMES[d]}"))
     return out[:3]
+
+
+def unlisted_hours(text: str, facts: RecordFacts) -> list[str]:
+    """'hours.Sunday' for each day the claim gives times for that the listing leaves out,
+    when no pack reads a missing day as closed (then it is a conflict, `_hours_conflicts`)."""
+    if not facts.hours or facts.missing_closed:
+        return []
+    listed = {d: opening for d, (_, opening) in facts.hours.items()}
+    return [f"hours.{DAY_NAMES[d]}" for d in unlisted_days(text, listed)]
 
 
 def describe(passage: Passage) -> str:

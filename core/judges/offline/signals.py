@@ -82,6 +82,7 @@ def claim_signals(
         "values_invented": al.values_invented,
         "number_conflict": al.number_conflict is not None,
         "names_missing": al.names_missing,
+        "sources_unnamed": al.sources_unnamed,
         "negation_mismatch": al.negation_mismatch,
         "hedge_mismatch": al.hedge_mismatch,
         "claim_hedged": c.hedged,

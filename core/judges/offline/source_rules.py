@@ -56,11 +56,12 @@ def _joined(p: Passage) -> set[str]:
     return {stem(a + b) for a, b in zip(p.tokens, p.tokens[1:], strict=False)}
 
 
-#: "doesn't provide details on", "no information about", "is not specified": what follows
-#: is said to be unknown, as a null field says.
+#: "doesn't provide details on", "no information about", "it is unclear whether": what
+#: follows is said to be unknown, as a null field says.
 _UNKNOWN_CUE = re.compile(
     r"(?:\bno|\bnot|n't|\bwithout)\s+(?:\w+\s+){0,2}?(?:details?|information|mention)\s+"
-    r"(?:on|about|of|regarding|for)\b",
+    r"(?:on|about|of|regarding|for)\b"
+    r"|\b(?:unclear|unknown|not clear|not known|uncertain)\s+(?:if|whether)\b",
     re.I,
 )
 
@@ -80,8 +81,29 @@ def unknown_said(text: str) -> set[str]:
     if not _UNSTATED_WORD.search(text):  # the clause search backtracks: skip it when idle
         return said
     for clause in _UNSTATED.finditer(text):
+        said |= set(content_stems(tokenize(_listed_before(text, clause.start()))))
         said |= set(content_stems(tokenize(clause.group())))
     return said
+
+
+#: An item of a list: a few words after a comma ("The ambience, music, Wi-Fi, and parking
+#: details are not specified": the clause search stops at the last comma).
+_LIST_ITEM = re.compile(r"(?:^|,)\s*(?P<item>[\w'-]+(?:\s+[\w'-]+){0,2})\s*,$")
+_LIST_END = re.compile(r"\s*(?:and|or)\s", re.I)
+
+
+def _listed_before(text: str, start: int) -> str:
+    """The items of a list whose last item ('and parking details') opens the unstated
+    clause at `start`: the clause says the whole list is unknown. Two items at least, so
+    a clause before it ("They offer WiFi, and ...") is no list."""
+    if not _LIST_END.match(text, start):
+        return ""
+    items = []
+    head = text[:start].rstrip()
+    while (m := _LIST_ITEM.search(head)) is not None:
+        items.append(m.group("item"))
+        head = head[: m.start() + 1] if head[m.start()] == "," else ""
+    return " ".join(items) if len(items) >= 2 else ""
 
 
 def current_hits(hits: list[Hit], index: EvidenceIndex, named: DocumentIndex | None) -> list[Hit]:
