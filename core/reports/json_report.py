@@ -16,7 +16,7 @@ from pydantic_core import PydanticSerializationError
 from ..collector import collector_paused
 from ..errors import ReportError
 from ..inputs import Policy
-from ..models import SCHEMA_VERSION, ReviewedReport, RunReport
+from ..models import SCHEMA_VERSION, Mode, ReviewedReport, RunReport
 from .atomic import write_atomically
 from .schemas import load_schema
 
@@ -222,8 +222,20 @@ def parse_report(text: str | bytes, source: str = "report") -> RunReport:
         error = exc.errors()[0]
         where = "/".join(map(str, ("policy", *error["loc"])))
         raise ReportError(f"{source}: {where}: {error['msg']}") from None
+    _check_systems(report, source)
     _check_cases(report, source)
     return report
+
+
+def _check_systems(report: RunReport, source: str) -> None:
+    """Refuse a report whose systems do not fit its mode (``"systems": []`` made rescoring
+    fail): compare and pairwise judge two systems, gate and consistency one."""
+    wanted = 2 if report.mode in (Mode.COMPARE, Mode.PAIRWISE) else 1
+    if len(report.systems) != wanted:
+        raise ReportError(
+            f"{source}: systems: {report.mode.value} mode judges {wanted} system(s), "
+            f"the report lists {len(report.systems)}"
+        )
 
 
 def _check_cases(report: RunReport, source: str) -> None:

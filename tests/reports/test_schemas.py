@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from halgate.errors import ReportError
 from halgate.reports.json_report import parse_report, validate_report_data
 from halgate.reports.schemas import PUBLISHED, schema_path, schema_text
+
+from ..conftest import build_report
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -62,3 +66,12 @@ def test_report_writer_refuses_text_that_is_not_unicode(tiny_suite, tmp_path):
     with pytest.raises(ReportError, match=r"r\.json: report holds text that is not valid Unicode"):
         write_report(report, out)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("systems", [[], ["baseline"], ["a", "b", "c"]])
+def test_a_compare_report_without_two_systems_is_refused(systems):
+    data = json.loads(build_report().model_dump_json())
+    assert data["mode"] == "compare"
+    data["systems"] = systems
+    with pytest.raises(ReportError, match="systems: compare mode judges 2 system"):
+        parse_report(json.dumps(data), "upload.json")
