@@ -123,3 +123,28 @@ def range_stated(body: str, q: Quantity, sources: Callable[[], Iterable[Passage]
         for o in p.quantities
         if quantity_matches(q, o)
     )
+
+
+#: Values specific enough that a document stating one as written states the claim's, not a
+#: chance match: dates, clock times, phone numbers, and amounts with their unit.
+_SPECIFIC_KINDS = frozenset({"date", "time", "phone"})
+#: Units of one dimension (a month and a year are rivals here, though never in `comparable`).
+_DURATIONS = frozenset({"s", "day", "month", "year"})
+
+
+def _same_kind(q: Quantity, o: Quantity) -> bool:
+    return comparable(q, o) or (o.kind == "number" and {q.unit, o.unit} <= _DURATIONS)
+
+
+def sources_state(q: Quantity, index: EvidenceIndex, near: Sequence[Passage]) -> bool:
+    """A document states `q`, a specific value ("2:20 p.m.", "$295,000", "64 months"), and
+    the passages the claim is aligned to (`near`) give no value of its kind: a claim that
+    joins several sentences is aligned to one of them, and its other values stand in the
+    others. Where its evidence gives a value of that kind ("one month's notice" for the
+    claim's "one year's"), or for a bare number ("two", "10", "1965": the sources hold such
+    numbers about many things), a match elsewhere is chance."""
+    if q.kind not in _SPECIFIC_KINDS and not (q.kind == "number" and q.unit):
+        return False
+    if any(_same_kind(q, o) for p in near for o in p.quantities):
+        return False
+    return any(quantity_matches(q, o) for d in index.docs for o in d.quantities)

@@ -147,3 +147,28 @@ def all_the_time(text: str, q: Quantity) -> bool:
     if m is None or q.kind != "number":
         return False
     return (q.unit, float(q.value)) == _WHOLE_SPAN[m.group("span").lower()]
+
+
+#: "3.5 out of 5 stars", "rated 8 out of 10": the number before "out of" and its top.
+_OUT_OF = re.compile(r"(?P<score>\d+(?:\.\d+)?)\s*(?:stars?\s+)?out\s+of\s*$", re.I)
+_RATING_AFTER = re.compile(r"\s*-?\s*(?:stars?|points?)\b", re.I)
+_RATED_BEFORE = re.compile(r"\brat(?:ed|ing|ings)\b", re.I)
+#: The tops rating scales are read on.
+_SCALE_TOPS = frozenset({5.0, 10.0, 100.0})
+
+
+def scale_top(text: str, q: Quantity) -> bool:
+    """The claim's value is the top of the scale a rating is read on ("3.5 out of 5
+    stars", "a rating of 8 out of 10"): it says how to read the rating, not a value a source
+    must state. A count is no rating ("3 out of 5 patients" keeps its 5)."""
+    if q.kind != "number" or q.unit or float(q.value) not in _SCALE_TOPS:
+        return False
+    before = text[max(0, q.start - 60) : q.start]
+    m = _OUT_OF.search(before)
+    if m is None or float(m.group("score")) > float(q.value):
+        return False
+    return bool(
+        "." in m.group("score")
+        or _RATING_AFTER.match(text, q.end)
+        or _RATED_BEFORE.search(before[: m.start()])
+    )

@@ -24,6 +24,21 @@ def abbreviates(code: str, word: str) -> bool:
     return all(c in rest for c in code[1:])
 
 
+#: Endings that make a place's people or adjective of its name: American, Mainer, Canadian,
+#: Chinese, Israeli, Polish.
+_DEMONYM_ENDINGS = ("n", "an", "ian", "r", "er", "ese", "i", "ish")
+
+
+def demonyms(name: str) -> tuple[str, ...]:
+    """The words a place's name makes for its people ("america" -> "american", "maine" ->
+    "mainer", "canada" -> "canadian"): a source that speaks of "Mainers" names Maine. Names
+    of four letters or more, in lower case; the source's word must be one of these exactly."""
+    if len(name) < 4 or not name.isalpha():
+        return ()
+    bases = (name, name[:-1]) if name[-1] in "aeiouy" else (name,)
+    return tuple(b + e for b in bases for e in _DEMONYM_ENDINGS)
+
+
 # Stems of words that frame a claim rather than state its content ("it is described as",
 # "overall it appears", "offers"): summaries and record descriptions use them freely, so a
 # missing one says little about whether the content is invented. Review wording

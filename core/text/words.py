@@ -352,6 +352,7 @@ _DATES = WEEKDAYS | MONTHS
 _DIGIT = re.compile(r"\d").search
 
 _NAME = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'\-]*[a-zA-Z0-9]|[A-Z]{2,})(?:\s+(?:[A-Z][\w&'\-]*))*")
+_SENTENCE_START = re.compile(r"(?:[.!?:\n]|^\s*\d{1,2}[.)]?\s)\s*(?:\d{1,2}[.)]?\s+)?[\"'(]?$")
 _NOT_NAMES = frozenset(
     """i the a an this that these those it its in on at for of to and or but if when
     monday tuesday wednesday thursday friday saturday sunday january february march april
@@ -382,15 +383,15 @@ def _same_length(m: re.Match[str]) -> str:
 def proper_names(text: str) -> list[str]:
     """Capitalised word runs that look like names ('Broken Arrow', 'CDC', 'Dr Smith').
 
-    A single capitalised word at the start of a sentence is skipped: there capitals say
-    nothing about names.
+    A single capitalised word at the start of a sentence or a numbered item ('1  Make a
+    list') is skipped: there capitals say nothing about names.
     """
     names = []
     for m in _NAME.finditer(text):
         words = [w for w in m.group(0).split() if w.lower() not in _NOT_NAMES]
         if not words:
             continue
-        at_start = m.start() == 0 or re.search(r"[.!?:\n]\s*[\"'(]?$", text[: m.start()])
+        at_start = m.start() == 0 or _SENTENCE_START.search(text[: m.start()])
         if at_start and len(m.group(0).split()) == 1 and not m.group(0).isupper():
             continue
         names.append(" ".join(words))

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
-from ...text.lexicon import abbreviates
+from ...text.lexicon import abbreviates, demonyms
 from ...text.quantities import Quantity, quantity_matches
 from ...text.words import is_content, tokenize, value_words
-from .attribution import resolve_reference, spelled_out, unnamed_sources
+from .attribution import initials_written, resolve_reference, spelled_out, unnamed_sources
 from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
@@ -107,7 +107,14 @@ def align(
     found.hedge_mismatch = hedge
     found.attributed_doc = attributed
     found.evidence_elsewhere = elsewhere
-    found.names_missing = [n for n in claim.names if not _name_known(n, known)]
+    # A name is known by its words, or by the code the sources write for it or spell out.
+    found.names_missing = [
+        n
+        for n in claim.names
+        if not _name_known(n, known)
+        and not initials_written(n, index.docs)
+        and not spelled_out(n, index.docs)
+    ]
     # A source must be named: by its words, or by a code the documents write in capitals
     # ("CDC"), not by an everyday word that happens to spell it ("go" for "Google").
     found.sources_unnamed = unnamed_sources(
@@ -223,7 +230,10 @@ def _name_known(
         forms: tuple[str, ...] = (t, t + "'s", t.removesuffix("s"))
         if t.endswith("s"):
             forms += (t[:-1] + "'s",)  # a plural with an apostrophe: "TVs" / "TV's"
-        return any(f in v for f in forms for v in vocabs)
+        if any(f in v for f in forms for v in vocabs):
+            return True
+        people = demonyms(t)  # "Americans" names America
+        return any(f in v or f + "s" in v for f in people for v in vocabs)
 
     if all(known(t) for t in tokens):
         return True

@@ -141,3 +141,14 @@ def spelled_out(code: str, docs: list[DocumentIndex]) -> bool:
     run = r"\s+(?:(?:of|the|and|for|de)\s+)?".join(f"{c}[a-z]+" for c in code)
     pattern = re.compile(rf"\b{run}\b")
     return any(pattern.search(d.text) for d in docs)
+
+
+def initials_written(name: str, docs: list[DocumentIndex]) -> bool:
+    """Whether a document writes the name's initials as one capitalised code ("FLSA" for
+    "Fair Labor Standards Act"): the name the claim spells out is the one the source
+    abbreviates. Three letters at least, so two words' chance initials ("US") name nothing."""
+    initials = "".join(w[0] for w in name.split() if w[:1].isupper())
+    if len(initials) < 3 or not initials.isalpha():
+        return False
+    pattern = re.compile(rf"\b{initials}\b")
+    return any(pattern.search(d.text) for d in docs)

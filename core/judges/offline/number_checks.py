@@ -19,9 +19,9 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
-from ...evidence.named_values import age_stated, field_states, labelled, range_stated
+from ...evidence.named_values import age_stated, field_states, labelled, range_stated, sources_state
 from ...evidence.named_values import value_context as _context
-from ...text.bounds import all_the_time, bound
+from ...text.bounds import all_the_time, bound, scale_top
 from ...text.former import is_former, speaks_of_the_past
 from ...text.quantities import Quantity, comparable, quantity_matches
 from .record_checks import case_facts, week_states
@@ -71,7 +71,7 @@ def check_numbers(
     wider: list[Passage] | None = None  # found only for a value the evidence lacks
     out = NumberFindings()
     for q in claim.quantities:
-        if all_the_time(claim.body, q):
+        if all_the_time(claim.body, q) or scale_top(claim.body, q):
             continue
         shown = claim.body[q.start : q.end].rstrip(".")
         stated = [(p, o) for p in near for o in p.quantities if _same_value(q, o, p)]
@@ -124,7 +124,7 @@ def check_numbers(
         elif not any(quantity_matches(q, o) for o in question.quantities):
             if wider is None:
                 wider = _wider_evidence(claim, near, index, passages, floor)
-            if states(wider, q) or _names_a_source(q, index):
+            if states(wider, q) or _names_a_source(q, index) or sources_state(q, index, near):
                 continue
             out.unmatched.append(shown)
             if any(quantity_matches(q, o) for d in index.docs for o in d.quantities):

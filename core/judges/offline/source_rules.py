@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
-from ...evidence.records import GENERIC_KEY_STEMS
+from ...evidence.records import GENERIC_KEY_STEMS, key_parts
 from ...text.quantities import Quantity, is_year, quantity_matches
 from ...text.words import content_stems, stem, tokenize
 
@@ -29,9 +30,36 @@ def null_fields(
     out = []
     for h in hits:
         shared = (h.passage.unknown - generic) & wanted
-        if shared and not _stated(shared, hits, index):
+        if shared and _names_head(h.passage, wanted) and not _stated(shared, hits, index):
             out.append(h.passage.text.split(":")[0])
     return out
+
+
+def _names_head(p: Passage, wanted: set[str]) -> bool:
+    """The claim names the field by its key's last word, the thing the key is about
+    ('Seating' of 'OutdoorSeating', 'Groups' of 'GoodForGroups'; with the word before it
+    when that last word is a stop word: 'takeout'), not only by a word that qualifies it:
+    "the restaurant is praised for good food" speaks of no null 'RestaurantsGoodForGroups',
+    nor "baked goods" of it."""
+    heads = _head_stems(p.text.split(":")[0].split()[-1])
+    return any(_same_word(w, h) for w in wanted for h in heads)
+
+
+def _same_word(a: str, b: str) -> bool:
+    """One stem is the other, or the other with a short ending ('rent' of "rents" and
+    'rental' of 'BikeRental'; not 'restaur' and 'restaurantsreserv')."""
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short) and (short == long or len(short) >= 4 >= len(long) - len(short))
+
+
+@lru_cache(maxsize=4096)
+def _head_stems(key: str) -> frozenset[str]:
+    """The stems that name a record key's head: its last content word, and its last two
+    words joined ('RestaurantsTakeOut' -> 'take', 'takeout')."""
+    parts = [w.lower() for w in key_parts(key)]
+    content = [w for w in parts if content_stems([w])]
+    heads = content_stems(content[-1:]) + content_stems(["".join(parts[-2:])])
+    return frozenset(heads)
 
 
 def _stated(stems: frozenset[str], hits: list[Hit], index: EvidenceIndex | None) -> bool:

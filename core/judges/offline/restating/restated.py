@@ -213,7 +213,7 @@ def polarity_flip(c: ClaimFeatures, p: Passage) -> str | None:
 
 @lru_cache(maxsize=50_000)
 def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
-    c_words, c_neg = _polar(claim)
+    c_words, _ = _polar(claim)
     p_words, _ = _polar(passage)
     if _CONDITIONALS.isdisjoint(claim):
         p_words = _unconditioned(p_words)
@@ -225,11 +225,11 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     # numbers and units are no content words) takes the window as far along the passage.
     tail = _tail(c_words, stems)
     window = p_words[max(0, at[0] - _REACH) : at[-1] + 1 + tail]
-    flip = _flipped(c_words, c_neg, window)
+    flip = _flipped(c_words, window)
     if flip is None and len(window) > len(c_words):
         # A word of the claim said again further on ('one debate per month') stretches
         # the window past the clause restated: the words aligned in order mark it.
-        flip = _flipped(c_words, c_neg, _aligned(c_words, p_words, tail))
+        flip = _flipped(c_words, _aligned(c_words, p_words, tail))
     return flip
 
 
@@ -251,10 +251,11 @@ def _unconditioned(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _flipped(c_words: tuple[str, ...], c_neg: int, window: tuple[str, ...]) -> str | None:
+def _flipped(c_words: tuple[str, ...], window: tuple[str, ...]) -> str | None:
     """The window's words when its polarity differs from the claim's and it says the
     claim's words (negations aside); else None."""
-    p_neg = sum(w == "not" for w in window)
+    c_neg = _negations_of_shared(c_words, window)
+    p_neg = _negations_of_shared(window, c_words)
     if not window or (p_neg - c_neg) % 2 == 0:
         return None
     plain = [w for w in window if w != "not"]
@@ -262,6 +263,28 @@ def _flipped(c_words: tuple[str, ...], c_neg: int, window: tuple[str, ...]) -> s
     if same.ratio() < _SAME_WORDS:
         return None  # another sentence with some of its words, not a restatement
     return " ".join(window)[:90]
+
+
+#: How far after a negation the words it denies stand ('need not worry', 'not a huge
+#: fan'): the content words within that reach.
+_DENIED_REACH = 3
+
+
+def _negations_of_shared(words: tuple[str, ...], other: tuple[str, ...]) -> int:
+    """The negations in `words` that deny a word the `other` side says too (or one whose
+    denied word is not found): "passengers need not worry as the airline will refund them"
+    denies the worry, not the refund, so it does not turn round "passengers will be
+    refunded"; nor does "(not specified)" added to a copied list item."""
+    if "not" not in words:
+        return 0
+    theirs = set(content_stems(list(other)))
+    count = 0
+    for i, w in enumerate(words):
+        if w != "not":
+            continue
+        denied = {s for t in words[i + 1 : i + 1 + _DENIED_REACH] if (s := _stem(t)) is not None}
+        count += not denied or not denied.isdisjoint(theirs)
+    return count
 
 
 def _aligned(c_words: tuple[str, ...], p_words: tuple[str, ...], tail: int) -> tuple[str, ...]:

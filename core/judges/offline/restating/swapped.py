@@ -247,7 +247,7 @@ def _capitalised(word: str, text: str, mid: bool = False) -> bool:
         if not written[:1].isupper():
             continue
         before = text[: m.start()].rstrip()
-        starts = not before or before[-1] in _SENTENCE_OPENERS
+        starts = not before or before[-1] in _SENTENCE_OPENERS or bool(_LIST_MARK.search(before))
         if not mid or not starts or (len(written) > 1 and written.isupper()):
             return True
     return False
@@ -255,6 +255,9 @@ def _capitalised(word: str, text: str, mid: bool = False) -> bool:
 
 #: What may stand (spaces aside) right before a word that starts a sentence or a heading.
 _SENTENCE_OPENERS = frozenset(".!?:;\"'([#")
+#: A list item's number where a sentence or line ends ('Here is what to do: 1  Make a
+#: list'): the word after it starts the item, so its capital names nothing.
+_LIST_MARK = re.compile(r"(?:^|[.!?:;\n])\s*\d{1,2}[.)]?$")
 
 
 @lru_cache(maxsize=8192)
