@@ -20,8 +20,9 @@ from halgate.text.gates import CaselessTest, Gated
 REPO = Path(__file__).parents[2]
 EXAMPLE = REPO / "data" / "examples" / "acme-helpdesk"
 CORPUS = REPO / "tests" / "judgements" / "corpus.jsonl"
-#: Letters that re.IGNORECASE folds onto ASCII ones: the long s, the Kelvin sign, dotted I.
-FOLDED = ["ſtated in the leaflet", "the \u212aestrel manual", "LİSTED in the guide", "ſource: X"]
+#: Words that re.IGNORECASE finds only by folding a letter onto an ASCII one (the long s,
+#: the dotted capital I): lower-casing the text would not find them.
+FOLDED = ["it is ſtated", "LİSTED here", "4.0 stars (ſource: Yelp)"]
 
 
 def _real_texts() -> list[str]:
@@ -62,10 +63,10 @@ def test_a_caseless_test_answers_as_the_case_insensitive_search(test: CaselessTe
 
 
 def test_a_caseless_test_sends_folded_letters_to_the_pattern_itself() -> None:
-    cue = attribution._CUE
-    assert all(cue(t) and cue.pattern.search(t) for t in FOLDED[:3])
-    # lower-cased, the long s and dotted I would not be seen: only ASCII takes that path
-    assert not re.search(r"stated|listed", "ſtated LİSTED".lower())
+    for cue, text in zip([attribution._CUE] * 2 + [attribution._SOURCE_CUE], FOLDED, strict=True):
+        assert cue(text) and cue.pattern.search(text)
+        # lower-cased, the folded letter is not seen: only ASCII text takes that path
+        assert not re.search(cue.pattern.pattern, text.lower())
 
 
 def test_a_gated_pattern_finds_the_same_matches() -> None:
