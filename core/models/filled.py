@@ -4,7 +4,7 @@ A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``
 field, three times the cost of an ordinary one. The offline judge builds several such
 records for every claim (the rule table's input, each finding, its decision), so there it
 fills their ``__dict__`` at once instead. The result is the same object: equal, hashing,
-printing and pickling alike, and as frozen (tests/offline/test_filled_records.py).
+printing and pickling alike, and as frozen (tests/offline/test_rule_table.py).
 """
 
 from __future__ import annotations
