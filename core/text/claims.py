@@ -12,14 +12,18 @@ import re
 
 from ..models import Claim
 from ..models.claims import trusted_claim
+from .gates import CaselessTest, Gated
 from .quantities import extract_quantities
 from .words import content_stems, entities_decoded, is_negation, sentence_spans, tokenize
 
 # Separators joining independent clauses; each side must be clause-like to split there.
-_CLAUSE_SEP = re.compile(
-    r"(?P<semi>;\s+)|,\s+(?:and|but|while|whereas|although|though|yet|and also)\s+"
-    r"|,\s+(?=(?:so|which|whose|because)\s)|\s+(?:but|whereas)\s+",
-    re.I,
+_CLAUSE_SEP = Gated(
+    re.compile(
+        r"(?P<semi>;\s+)|,\s+(?:and|but|while|whereas|although|though|yet|and also)\s+"
+        r"|,\s+(?=(?:so|which|whose|because)\s)|\s+(?:but|whereas)\s+",
+        re.I,
+    ),
+    (";", ",", "but", "whereas"),  # every separator holds one
 )
 # A piece that opens with a restriction restricts the clause before it ("…, but only if
 # it is safe", "his first, and only, goal"): cut off, that clause would read unrestricted.
@@ -72,10 +76,9 @@ _ABSTENTION = re.compile(
     re.I,
 )
 # Every abstention pattern needs one of these words; testing them first is much cheaper.
-_ABSTENTION_CUE = re.compile(
+_ABSTENTION_CUE = CaselessTest(
     r"\b(?:not|no|n't|cannot|can't|unable|impossible|neither|nothing|anything|silent|"
-    r"insufficient|enough|depends|varies)\b|n't\b",
-    re.I,
+    r"insufficient|enough|depends|varies)\b|n't\b"
 )
 _ADVICE_VERBS = (
     r"ask|consult|contact|call|reach out|talk|speak|visit|check with|see your|refer to|discuss|"
@@ -211,6 +214,6 @@ def _is_claim(text: str) -> bool:
         return False
     if len(tokens) <= _HEADING_WORDS and text.strip(" *_#").endswith(":"):
         return False
-    if _ABSTENTION_CUE.search(text) and _ABSTENTION.search(text):
+    if _ABSTENTION_CUE(text) and _ABSTENTION.search(text):
         return False
     return not (_ADVICE.match(text.strip()) and not extract_quantities(text))

@@ -22,7 +22,7 @@ _MONTHS = {
 # The lookahead lets the regex engine skip most positions before trying the alternation.
 _MONTH = r"(?=[jfmasond])(?P<mon>" + trie_pattern(sorted(_MONTHS)) + r")\.?"
 # Every month name starts with one of these; a text without any needs only ISO dates.
-_MONTH_PREFIXES = tuple(sorted({m[:3] for m in _MONTHS}))
+_MONTH_PREFIXES = frozenset(m[:3] for m in _MONTHS)
 _ORD = r"(?:st|nd|rd|th)?"
 _DATES = [
     re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH},?\s+(?P<y>\d{{4}})\b", re.I),
@@ -110,12 +110,11 @@ _WORD_NUMBER = re.compile(
 _ANY_DIGIT = re.compile(r"\d")
 _LETTERS = re.compile(r"[a-z]+")
 _ISO_DATES = [p for p in _DATES if "(?P<mon>" not in p.pattern]
-_MONTH_GATE = re.compile(r"\b(?:" + "|".join(_MONTH_PREFIXES) + ")")  # a month name starts a word
 
 
-def _dates_for(folded: str) -> list[re.Pattern[str]]:
-    """The date patterns worth running on a (case-folded) text: all only if it has a month."""
-    if _MONTH_GATE.search(folded):
+def _dates_for(folded: str, words: list[str]) -> list[re.Pattern[str]]:
+    """The date patterns worth running: all only if a run of letters (`words`) opens a month."""
+    if not _MONTH_PREFIXES.isdisjoint([w[:3] for w in words]):
         return _DATES
     return _ISO_DATES if "-" in folded else []
 
@@ -139,9 +138,9 @@ def _kinds_for(text: str, folded: str) -> list[tuple[str, re.Pattern[str]]]:
     return kinds
 
 
-def _may_have_number_words(folded: str) -> bool:
+def _may_have_number_words(words: list[str]) -> bool:
     # A cheap superset of "some \b<number word>\b matches", checked before the big regex.
-    return not _WORD_VALUES.keys().isdisjoint(_LETTERS.findall(folded))
+    return not _WORD_VALUES.keys().isdisjoint(words)
 
 
 class Quantity(NamedTuple):
@@ -190,18 +189,19 @@ def _extract(text: str) -> tuple[Quantity, ...]:
     # Memoised: documents and answers repeat across systems, runs and cases.
     found = _Found()
     folded = text.casefold()
+    words = _LETTERS.findall(folded)
     if _ANY_DIGIT.search(text):
-        _digit_quantities(text, folded, found)
-    if _may_have_number_words(folded):
+        _digit_quantities(text, folded, found, words)
+    if _may_have_number_words(words):
         _word_quantities(text, found)
     if "a " in folded or "an " in folded:
         _period_quantities(text, found)
     return tuple(sorted(found.quantities, key=lambda q: q.start))
 
 
-def _digit_quantities(text: str, folded: str, found: _Found) -> None:
+def _digit_quantities(text: str, folded: str, found: _Found, words: list[str]) -> None:
     """Dates, then phone numbers, versions, ratios and times, then plain numbers."""
-    for m in (m for pattern in _dates_for(folded) for m in pattern.finditer(text)):
+    for m in (m for pattern in _dates_for(folded, words) for m in pattern.finditer(text)):
         if found.free(m):
             found.add(Quantity("date", _date_key(m), "", m.start(), m.end()))
     phones = _PHONE.finditer(text) if _PHONE_GATE.search(text) else ()

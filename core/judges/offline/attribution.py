@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...evidence.index import DocumentIndex
+from ...text.gates import CaselessTest
 from ...text.quantities import Quantity, extract_quantities, quantity_matches
 from ...text.words import content_stems, proper_names, tokenize
 
@@ -32,10 +33,9 @@ _REFERENCES = [
         re.I,
     ),
 ]
-_CUE = re.compile(
+_CUE = CaselessTest(
     rf"\b(?:according|stated|noted|described|mentioned|outlined|explained|specified|listed"
-    rf"|{_DOC_NOUN})\b",
-    re.I,
+    rf"|{_DOC_NOUN})\b"
 )
 _GENERIC = frozenset(content_stems(tokenize("older newer current latest new old previous")))
 
@@ -53,7 +53,7 @@ class SourceReference:
 
 def find_reference(text: str) -> SourceReference | None:
     """The first source a claim names, if any."""
-    if not _CUE.search(text):  # cheap gate: most claims name no source
+    if not _CUE(text):  # cheap gate: most claims name no source
         return None
     for pattern in _REFERENCES:
         m = pattern.search(text)
@@ -107,7 +107,7 @@ _SAID_ON = re.compile(
     + r"[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2})"
 )
 _SOURCE_TAG = re.compile(r"\((?:source|via|per):\s*(?P<src>[^)]{2,60})\)", re.I)
-_SOURCE_CUE = re.compile(r"\b(?:on|from|via|at|by|source|according)\b", re.I)
+_SOURCE_CUE = CaselessTest(r"\b(?:on|from|via|at|by|source|according)\b")
 
 
 def unnamed_sources(
@@ -119,7 +119,7 @@ def unnamed_sources(
     from, and the sources are not that place. A source the documents name in any of the
     ways the claim gives ("the Bureau of Labor Statistics (BLS)") is a reference to resolve
     (``resolve_reference``), not an invented source."""
-    if ref is None and not _SOURCE_CUE.search(text):  # cheap gate
+    if ref is None and not _SOURCE_CUE(text):  # cheap gate
         return []
     said = [m.group("src") for p in (_SAID_ON, _SOURCE_TAG) for m in p.finditer(text)]
     if ref is not None:

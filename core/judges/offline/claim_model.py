@@ -18,7 +18,6 @@ means, so they stay with its definition; the numbers that decide are calibration
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypedDict, cast
@@ -27,6 +26,7 @@ import numpy as np
 
 from ...evidence.index import EvidenceIndex, per_index
 from ...models import ClaimJudgement, Verdict
+from ...text.gates import CaselessTest
 from ...text.words import is_content, tokenize
 
 
@@ -246,17 +246,16 @@ def claim_matrix(
     return out
 
 
-_REFUSAL = re.compile(
+_REFUSAL = CaselessTest(
     r"\bunable to (?:answer|determine|provide)\b|\bcannot be (?:answered|determined)\b"
     r"|\b(?:do|does) not (?:provide|contain|include|mention|specify) (?:any |enough |specific )?"
-    r"(?:information|details?|answer)\b",
-    re.I,
+    r"(?:information|details?|answer)\b"
 )
 
 
 def is_refusal(answer: str) -> bool:
     """The answer declines to answer from the passages (RAGTruth's instructed abstention)."""
-    return _REFUSAL.search(answer[:400]) is not None
+    return _REFUSAL(answer[:400])
 
 
 def answer_novelty(answer: str, vocabulary: frozenset[str]) -> float:

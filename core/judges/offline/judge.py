@@ -28,6 +28,7 @@ from ...models import (
     JudgeSpec,
 )
 from ...models import Verdict as V
+from ...models.filled import filled
 from ...resources import data_path
 from ...text.claims import extract_claims
 from ...text.quantities import Quantity
@@ -294,8 +295,19 @@ class OfflineJudge:
     def decide(self, c: ClaimFeatures, al: Alignment, restated: Restatement) -> ClaimDecision:
         """The fold over the rule table: every rule's finding, the first by precedence
         decides (table.py)."""
-        d = self.table.decide(RuleInput(c, al, self.th, self.cal.verdicts, restated))
-        return ClaimDecision(d.deciding.verdict, d.deciding.type, d.deciding.reason, d)
+        e = filled(
+            RuleInput,
+            claim=c,
+            alignment=al,
+            thresholds=self.th,
+            verdicts=self.cal.verdicts,
+            restatement=restated,
+        )
+        d = self.table.decide(e)
+        found = d.deciding
+        return filled(
+            ClaimDecision, verdict=found.verdict, type=found.type, reason=found.reason, rules=d
+        )
 
     def _citations(
         self, d: ClaimDecision, al: Alignment, docs: dict[str, Document]

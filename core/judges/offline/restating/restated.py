@@ -94,11 +94,14 @@ def copied_passage(
     if found is not None or index is None:
         return found
     words = _padded(c.text)
+    # Each word of a document's normalised text stands in its lower-cased text: a document
+    # without the claim's longest word is not normalised to be searched (most are not).
+    longest = max(words.split(), key=len, default="")
     return next(
         (
             p
             for d in index.docs
-            if words in _padded(d.text)
+            if longest in d.text.lower() and words in _padded(d.text)
             for p in d.passages
             if p.leaf is None and is_copy(c, p)
         ),

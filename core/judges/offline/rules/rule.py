@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ....evidence.index import Passage
 from ....models import HallucinationType, Verdict
+from ....models.filled import filled
 from ..features import Alignment, ClaimFeatures
 from ..restating.context import Restatement, Slot
 
@@ -130,8 +131,13 @@ class Rule(ABC):
     def finding(self, e: RuleInput) -> Finding:
         """The rule's finding about a claim it fires on (the table's fold asks `fires`
         itself: one call less per rule and claim)."""
-        return Finding(
-            self.id, self.proposed_verdict(e.verdicts), self.type, self.reason(e), self.about(e)
+        return filled(
+            Finding,
+            rule=self.id,
+            verdict=self.proposed_verdict(e.verdicts),
+            type=self.type,
+            reason=self.reason(e),
+            about=self.about(e),
         )
 
 

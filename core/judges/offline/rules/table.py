@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from functools import cache
 from types import ModuleType
 
 from ....errors import UsageError
 from ....evidence.index import Passage
+from ....models.filled import filled
 from ..conventions import CONVENTION_PACKS
 from ..restating.context import Restatement
 from .rule import CORE_PACK, Finding, Rule, RuleInput
@@ -44,8 +45,11 @@ class RuleTable:
     """An ordered table of rules (by precedence); the decision is a fold over it."""
 
     rules: tuple[Rule, ...]
+    _fires: tuple[Callable[[RuleInput], bool], ...] = field(init=False, repr=False, compare=False)
+    """Each rule's `fires`, looked up once per table rather than once per rule and claim."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_fires", tuple(r.fires for r in self.rules))
         _check_unique("id", [r.id for r in self.rules])
         _check_unique("precedence", [r.precedence for r in self.rules])
         findings = {f.name for f in fields(Restatement)}
@@ -58,14 +62,14 @@ class RuleTable:
 
     def decide(self, e: RuleInput) -> RuleDecision:
         """Every rule's finding about the claim; the first by precedence decides."""
-        firing = [r for r in self.rules if r.fires(e)]
+        firing = [r for r, fires in zip(self.rules, self._fires, strict=True) if fires(e)]
         if not firing:
             raise RuleTableError(
                 "no rule of the table fired: the table needs a catch-all rule "
                 f"(rules: {', '.join(r.id for r in self.rules)})"
             )
         fired = tuple([r.finding(e) for r in firing])  # a list is built faster than a generator
-        return RuleDecision(fired[0], fired, firing[0].cited(e))
+        return filled(RuleDecision, deciding=fired[0], fired=fired, cited=firing[0].cited(e))
 
     def rule(self, rule_id: str) -> Rule:
         """The rule with this id."""
