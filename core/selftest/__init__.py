@@ -6,7 +6,7 @@ from .report import SelftestItem, SelftestReport
 from .run import run_selftest
 from .sources import benchmark_targets, sample_documents, suite_targets
 from .suite_run import selftest_suite
-from .table import selftest_table
+from .table import selftest_table, share_text
 from .transform import Source, Transform
 
 __all__ = [
@@ -21,5 +21,6 @@ __all__ = [
     "select_transforms",
     "selftest_suite",
     "selftest_table",
+    "share_text",
     "suite_targets",
 ]

@@ -6,8 +6,12 @@ from __future__ import annotations
 from .report import SelftestReport
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{x:.0%}"
+def share_text(x: float | None) -> str:
+    """A share as a whole percent, with a decimal where rounding would show a share short of
+    100 % (or above 0 %) as 100 % (or 0 %): a target marked NOT MET must not read "100%"."""
+    if x is None:
+        return "-"
+    return f"{x:.1%}" if 0 < x < 1 and round(x * 100) in (0, 100) else f"{x:.0%}"
 
 
 def selftest_table(r: SelftestReport) -> str:
@@ -24,7 +28,7 @@ def selftest_table(r: SelftestReport) -> str:
         sev = " ".join(f"{k}:{v}" for k, v in sorted(t.severities.items()))
         lines.append(
             f"{t.transform:<22} {'yes' if t.preserves_truth else 'no':<11} {t.claims:>6} "
-            f"{_pct(t.share_right):>6} {t.contradicted:>6} "
+            f"{share_text(t.share_right):>6} {t.contradicted:>6} "
             f"{t.false_alarms if t.preserves_truth else '':>12}  {sev}"
         )
     lines += [
@@ -34,13 +38,16 @@ def selftest_table(r: SelftestReport) -> str:
     ]
     for k in r.risks:
         lines.append(
-            f"{k.risk_level:<10} {_pct(k.preserving_right):>12} {_pct(k.changing_caught):>15} "
-            f"{_pct(k.changing_severe):>9} {_pct(k.changing_queued):>7}"
+            f"{k.risk_level:<10} {share_text(k.preserving_right):>12} "
+            f"{share_text(k.changing_caught):>15} {share_text(k.changing_severe):>9} "
+            f"{share_text(k.changing_queued):>7}"
         )
     lines += ["", "targets:"]
     for g in r.targets:
         mark = {True: "met", False: "NOT MET", None: "no claims"}[g.met]
-        lines.append(f"  {g.name:<50} {_pct(g.observed):>5} ({g.goal}, {g.claims} claims)  {mark}")
+        lines.append(
+            f"  {g.name:<50} {share_text(g.observed):>5} ({g.goal}, {g.claims} claims)  {mark}"
+        )
     if r.worst:
         lines += ["", "worst readings:"]
     for i in r.worst:

@@ -13,6 +13,7 @@ import streamlit as st
 from halgate import HalgateError, SelftestReport, selftest_suite
 from halgate.dashboard import components, loaders, state
 from halgate.inputs import allowed_suite_folder
+from halgate.selftest import share_text
 from pydantic import ValidationError
 
 TITLE = "How well the judge reads these documents"
@@ -23,10 +24,6 @@ def _run(path: str, content_hash: str, seed: int, per_document: int) -> Selftest
     """The self-test of a suite folder; the content hash keys the cache to the files."""
     del content_hash  # only a cache key: an edited suite is tested again
     return selftest_suite(path, seed=seed, per_document=per_document)
-
-
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{x:.0%}"
 
 
 def _suite_folder() -> tuple[str, str] | None:
@@ -93,7 +90,7 @@ def _show(r: SelftestReport) -> None:
         [
             {
                 "target": t.name,
-                "observed": _pct(t.observed),
+                "observed": share_text(t.observed),
                 "goal": t.goal,
                 "claims": t.claims,
                 "met": {True: "yes", False: "NO", None: "no claims"}[t.met],
@@ -109,7 +106,7 @@ def _show(r: SelftestReport) -> None:
                 "transform": t.transform,
                 "keeps truth": t.preserves_truth,
                 "claims": t.claims,
-                "read right": _pct(t.share_right),
+                "read right": share_text(t.share_right),
                 "contradicted": t.contradicted,
                 "false alarms": t.false_alarms if t.preserves_truth else None,
                 "severities": ", ".join(f"{k} {v}" for k, v in sorted(t.severities.items())),
@@ -124,10 +121,10 @@ def _show(r: SelftestReport) -> None:
         [
             {
                 "risk level": k.risk_level,
-                "faithful read right": _pct(k.preserving_right),
-                "changes caught": _pct(k.changing_caught),
-                "CRITICAL/HIGH": _pct(k.changing_severe),
-                "queued": _pct(k.changing_queued),
+                "faithful read right": share_text(k.preserving_right),
+                "changes caught": share_text(k.changing_caught),
+                "CRITICAL/HIGH": share_text(k.changing_severe),
+                "queued": share_text(k.changing_queued),
             }
             for k in r.risks
         ],

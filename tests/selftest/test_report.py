@@ -92,3 +92,14 @@ def test_worst_readings_put_a_critical_copy_first_and_keep_two_per_transform():
     worst = worst_items(items)
     assert worst[0].severity == Severity.CRITICAL
     assert [i.transform for i in worst].count("verbatim") == 2 and len(worst) == 3
+
+
+def test_a_share_just_short_of_all_does_not_read_100_percent():
+    from halgate.selftest import share_text as _pct
+
+    assert _pct(314 / 315) == "99.7%"
+    assert _pct(1 / 315) == "0.3%"
+    assert _pct(1.0) == "100%"
+    assert _pct(0.0) == "0%"
+    assert _pct(0.94) == "94%"
+    assert _pct(None) == "-"
