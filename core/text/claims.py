@@ -34,6 +34,10 @@ _RESTRICTS = re.compile(
     r"|so long as)\b)",
     re.I,
 )
+# A piece that opens with 'not' names what the clause before excludes ("only Anna's
+# speech; not Tom's"): cut off, it reads as a bare denial of words the source states.
+# ("…; not all items qualify" is a clause of its own: 'not all' is its subject.)
+_EXCLUDES = re.compile(r"\s*not\b(?!\s+(?:all|every|each|many|much|enough|one|a\s+single)\b)", re.I)
 _AUX = frozenset(
     """is are was were be been being has have had do does did can could will would should
     must may might shall won't can't isn't aren't wasn't weren't doesn't don't didn't""".split()
@@ -140,6 +144,7 @@ def _clause_spans(sentence: str) -> list[tuple[int, int]]:
         right, after_semi = sentence[start:end], sep.startswith(";")
         keep = (
             _RESTRICTS.match(right)
+            or _EXCLUDES.match(right)
             or _in_list(left, sep, right)
             or _other_days(left, right)
             or not (_clause_like(left, after_semi) and _clause_like(right, after_semi))

@@ -71,3 +71,44 @@ def test_a_possessive_name_for_another_is_a_name_swap() -> None:
     *_, judged = _judged(source, "I can testify to Romine's exemplary character.")
     assert judged.verdict == Verdict.CONTRADICTED
     assert judged.deciding_rule == "name_swapped"
+
+
+def test_may_in_the_slot_of_a_month_is_the_month() -> None:
+    """'May' is also a modal, so it is no month word on its own; in the slot where the
+    sentence names a month it can only be the month."""
+    source = "The month of February saw the ferry company add a late crossing to Skye."
+    (judged,) = _judged(source, source.replace("February", "May"))
+    assert judged.verdict == Verdict.CONTRADICTED, judged.rationale
+    assert judged.signals["number_swapped"] is True
+
+
+@pytest.mark.parametrize(
+    ("source", "changed"),
+    [
+        (
+            "The trail opened to walkers in April and closed for repairs in October.",
+            ("in April", "in October"),
+        ),
+        (
+            "Berg, the 2019 champion, and Lind, the 2021 champion, met in the final.",
+            ("2019 champion", "2021 champion"),
+        ),
+    ],
+)
+def test_a_value_moved_into_the_slot_of_another_is_a_change(
+    source: str, changed: tuple[str, str]
+) -> None:
+    """The claim states one of the sentence's own values twice, once where the sentence
+    has another: the value the sentence gave that slot is gone."""
+    (judged,) = _judged(source, source.replace(*changed))
+    assert judged.verdict != Verdict.SUPPORTED, judged.rationale
+    assert judged.signals["number_swapped"] is True
+
+
+def test_a_value_of_the_sentence_stated_once_is_no_slot_change() -> None:
+    """Which of the sentence's values goes with which is not read from one slot: a claim
+    that states one of them once, in another's place, is left to the other rules."""
+    source = "Silver members pay £100 a year and Gold members pay £50 a year."
+    (judged,) = _judged(source, "Gold members pay £50 a year.")
+    assert judged.verdict == Verdict.SUPPORTED, judged.rationale
+    assert judged.signals["number_swapped"] is False

@@ -55,6 +55,18 @@ def texts(answer: str) -> list[str]:
             "It opens 5-7 PM on weekdays, while on Wednesdays it opens at 11 AM.",
             ["It opens 5-7 PM on weekdays, while on Wednesdays it opens at 11 AM."],
         ),
+        (  # what the clause before excludes: cut off, it reads as a bare denial
+            "Staff were told to stream only the mayor's speech; not the rival's, despite "
+            "complaints from the rival's staff.",
+            [
+                "Staff were told to stream only the mayor's speech; not the rival's, despite "
+                "complaints from the rival's staff."
+            ],
+        ),
+        (  # 'not all' opens a clause of its own
+            "Refunds are issued within 14 days; not all items qualify for a refund.",
+            ["Refunds are issued within 14 days", "not all items qualify for a refund."],
+        ),
         ("Yes, refunds take 14 days.", ["refunds take 14 days."]),
         ("- Plan A costs $10.\n- Plan B costs $20.", ["Plan A costs $10.", "Plan B costs $20."]),
     ],

@@ -55,15 +55,21 @@ def swapped_number(c: ClaimFeatures, p: Passage) -> str | None:
 
 @lru_cache(maxsize=50_000)
 def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
-    for got, had in replaced_slots(claim, passage, 1):
-        new, old = _number(got[0]), _number(had[0])
-        if _other_day(got[0], had[0]) or _other_unit(got[0], had[0]):
+    for slot in replaced_slots(claim, passage, 1):
+        got, had = slot[0][-1], slot[1][-1]  # the value, not a determiner before it
+        new, old = _number(got), _number(had)
+        if _other_day(got, had) or _other_unit(got, had):
             pass  # 'October' for 'July', 'six-month' for 'six-week': another value
-        elif new is None or old is None or new == old or _year_like(got[0], had[0]):
+        elif new is None or old is None or new == old:
             continue
-        if got[0] in passage:
-            continue  # the sentence's own other value: which goes with which is not a slot
-        return f"'{got[0]}' for '{had[0]}'"
+        elif _short_form(got, had) or (_years(got, had) and got not in passage):
+            continue
+        if claim.count(got) <= passage.count(got):
+            # The sentence's own other value: which goes with which is not a slot, unless
+            # the claim states it once more, in the slot of another ('the 2017 winner, and
+            # ... the 2017 winner' for '2016 ... 2017').
+            continue
+        return f"'{got}' for '{had}'"
     return None
 
 
@@ -71,8 +77,11 @@ _CALENDAR = (MONTHS, WEEKDAYS)
 
 
 def _other_day(a: str, b: str) -> bool:
-    """Two different months, or two different weekdays ('Monday's' is Monday)."""
+    """Two different months, or two different weekdays ('Monday's' is Monday); 'may' in
+    the slot of a month is the month (no modal stands where a month stood)."""
     a, b = a.removesuffix("'s"), b.removesuffix("'s")
+    if "may" in (a, b) and (a in MONTHS or b in MONTHS):
+        return a != b
     return a != b and any(a in names and b in names for names in _CALENDAR)
 
 
@@ -91,10 +100,16 @@ _PERIODS = frozenset(
 )
 
 
-def _year_like(a: str, b: str) -> bool:
-    """Two years, or a year and its short form ('2018-19'): a span's ends are written in
-    too many ways to read a change from one slot."""
-    return (a.isdigit() and b.isdigit() and len(a) == len(b) == 4) or a.endswith(b) or b.endswith(a)
+def _years(a: str, b: str) -> bool:
+    """Two years: a span's ends are written in too many ways to read a change from one
+    slot (unless the claim moves one of the sentence's own years into the slot of the
+    other)."""
+    return a.isdigit() and b.isdigit() and len(a) == len(b) == 4
+
+
+def _short_form(a: str, b: str) -> bool:
+    """A year and its short form ('2001-07' for '2001-2007'): the same year."""
+    return a.endswith(b) or b.endswith(a)
 
 
 def _number(token: str) -> float | None:
