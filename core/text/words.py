@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from .letters import plain_letters
 from .quantities import UNIT_WORDS
 
 # --------------------------------------------------------------------------- sentences
@@ -109,14 +110,14 @@ _SYNONYMS = dict(
 
 
 def tokenize(text: str) -> list[str]:
-    """Lowercase word tokens (letters/digits, with contractions like ``don't`` kept whole);
-    a new list each time, from a memo: half the texts recur (a claim copies its passage)."""
+    """Lowercase plain-letter word tokens ('don't' whole; 'Zürich' is 'zurich'), a new list
+    each time from a memo: half the texts recur (a claim copies its passage)."""
     return list(_tokens(text))
 
 
 @lru_cache(maxsize=8192)
 def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(_TOKEN.findall(text.lower().replace("’", "'")))
+    return tuple(_TOKEN.findall(plain_letters(text.lower()).replace("’", "'")))
 
 
 @lru_cache(maxsize=200_000)
@@ -309,10 +310,9 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
 
 
 def hedge_scope(text: str, tokens: list[str] | None = None) -> tuple[list[str], set[str]]:
-    """Hedge cues of a text and the content stems of the clauses they hedge (`tokens`: the
-    text's tokens, when the caller has them already). The scope is the clause, not the
-    sentence: in "returned during a failover and usually clears within seconds" only the
-    clearing is hedged."""
+    """Hedge cues of a text and the content stems of the clauses they hedge (`tokens`: its
+    tokens, when the caller has them). The scope is the clause, not the sentence: in
+    "returned during a failover and usually clears within seconds" only clearing is hedged."""
     cues: list[str] = []
     scoped: set[str] = set()
     if not hedge_cues(tokenize(text) if tokens is None else tokens):
@@ -358,8 +358,8 @@ _SENTENCE_START = re.compile(r"(?:[.!?:\n]|^\s*\d{1,2}[.)]?\s)\s*(?:\d{1,2}[.)]?
 _NOT_NAMES = frozenset(
     """i the a an this that these those it its in on at for of to and or but if when
     monday tuesday wednesday thursday friday saturday sunday january february march april
-    may june july august september october november december yes no note please am pm
-    mondays tuesdays wednesdays thursdays fridays saturdays sundays""".split()
+    may june july august september october november december yes no note please am pm mondays
+    tuesdays wednesdays thursdays fridays saturdays sundays""".split()
 )
 
 
@@ -386,11 +386,11 @@ def proper_names(text: str) -> list[str]:
     """Capitalised word runs that look like names ('Broken Arrow', 'CDC', 'Dr Smith').
 
     A single capitalised word at the start of a sentence or a numbered item ('1  Make a
-    list') is skipped: there capitals say nothing about names.
+    list') is skipped: there capitals say nothing about names. 'Sigurður' is a name.
     """
     names = []
-    for m in _NAME.finditer(text):
-        words = [w for w in m.group(0).split() if w.lower() not in _NOT_NAMES]
+    for m in _NAME.finditer(plain_letters(text)):
+        words = [w for w in text[m.start() : m.end()].split() if w.lower() not in _NOT_NAMES]
         if not words:
             continue
         at_start = m.start() == 0 or _SENTENCE_START.search(text[: m.start()])
