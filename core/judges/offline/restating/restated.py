@@ -27,6 +27,7 @@ from ....text.words import (
     value_words,
 )
 from ..features import Alignment, ClaimFeatures
+from .runs import run_at
 
 #: Share of the claim's content words the restated passage must hold.
 RESTATES = 0.8
@@ -368,7 +369,7 @@ def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
     if _CUES.isdisjoint(passage):
         return None  # no restricting word to find (most sentences)
     stems = set(content_stems(list(claim)))
-    at = _positions(passage, stems)
+    at = run_at(claim, passage) or _positions(passage, stems)
     if not at:
         return None
     for k in range(max(0, at[0] - 1), min(len(passage), at[-1] + 3)):

@@ -19,6 +19,7 @@ from ....evidence.index import Passage
 from ....text.words import STOPWORDS, content_stems, proper_names, tokenize
 from ..features import Alignment, ClaimFeatures
 from .restated import restated_passage
+from .runs import run_at
 
 #: The longest replaced run (in words) still read as one slot.
 _SLOT = 3
@@ -114,7 +115,7 @@ def _changes(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[Change, 
     (claim start, end, passage start, end), passage positions absolute; a change that is
     no replacement has a claim start of -1. Empty when they do not align. Every slot
     finder reads the same alignment: it is the costly part, found once per pair."""
-    if _runs_in(claim, passage):
+    if run_at(claim, passage):
         return ()  # a copy of a run of the passage changes nothing
     m = SequenceMatcher(None, claim, passage, autojunk=False)
     blocks = [b for b in m.get_matching_blocks() if b.size]
@@ -164,12 +165,6 @@ def _in_line(blocks: list[Match]) -> list[Match]:
 
 def _matched(blocks: list[Match]) -> int:
     return sum(b.size for b in blocks)
-
-
-def _runs_in(claim: tuple[str, ...], passage: tuple[str, ...]) -> bool:
-    """The claim's words stand in the passage as one run, in order."""
-    sep = "\0"  # no token holds it
-    return sep + sep.join(claim) + sep in sep + sep.join(passage) + sep
 
 
 def name_restated(
