@@ -153,10 +153,9 @@ def stem(word: str) -> str:
 
 def is_content(token: str) -> bool:
     """True for tokens that carry meaning: not a stopword, number, number word or unit, nor
-    a clock time ("9am"). Units ("mg", "days") are compared with their numbers as
-    quantities; as words they would let "100 mg" in a denial contradict "100 mg" in a
-    claim. A clock time is a quantity too: as a word, "9am" would be missing from a source
-    that says "09:00"."""
+    a clock time ("9am"). Units ("mg", "days") are compared with their numbers as quantities;
+    as words they would let "100 mg" in a denial contradict "100 mg" in a claim. A clock
+    time is a quantity too: as a word, "9am" would be missing from a source saying "09:00"."""
     return _content_stem(token) is not None
 
 
@@ -263,13 +262,14 @@ def negated_stems(text: str, tokens: list[str], window: int = 5) -> set[str]:
 
 def _no_denial(tokens: Sequence[str], i: int) -> bool:
     """The negation cue at `i` denies nothing: "no more than 4", "not only", "whether or
-    not", "if the tenant does not agree" (a condition)."""
+    not", "if the tenant does not agree" (a condition), "has failed, and" ("failed to
+    reach orbit" denies the reaching)."""
     after = tokens[i + 1 : i + 3]
-    if after[:1] == ["only"] or EXCLUSIVE.intersection(after[:2]):
+    if after[:1] == ["only"] or EXCLUSIVE.intersection(after[:2]) or negates_a_bound(tokens, i):
         return True  # "not only", "nothing but salt", "nothing else except salt"
-    if negates_a_bound(tokens, i):
-        return True
-    if i > 0 and tokens[i - 1] in {"whether", "if", "or"}:
+    if (i > 0 and tokens[i - 1] in {"whether", "if", "or"}) or (
+        tokens[i] in {"fail", "fails", "failed"} and after[:1] != ["to"]
+    ):
         return True  # "whether or not", "with or without"
     return "if" in tokens[max(0, i - 4) : i]
 

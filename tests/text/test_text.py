@@ -149,6 +149,9 @@ def test_comparable_needs_same_unit() -> None:
         ("I haven't tried them yet but I will go back", {"try"}),
         # a word the text also asserts is not denied
         ("Cut sprouted potatoes into chunks, careful to not break the sprouts", {"break"}),
+        # a failure denies the act it fails to do, nothing said after it
+        ("The launch failed to reach orbit", {"reach", "orbit"}),
+        ('Their albums "The Plan Has Failed", and "Winter Roads"', set()),
     ],
 )
 def test_negation_scope(text: str, negated: set[str]) -> None:
