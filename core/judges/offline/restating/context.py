@@ -26,7 +26,14 @@ from .restated import (
     prose_candidates,
     restated_passage,
 )
-from .swapped import name_restated, reversed_bound, slot_changed, swapped_actor, swapped_name
+from .swapped import (
+    name_restated,
+    opening_word,
+    reversed_bound,
+    slot_changed,
+    swapped_actor,
+    swapped_name,
+)
 
 
 @dataclass(frozen=True)
@@ -102,8 +109,9 @@ def restatement_of(
         # list of like sentences another holds the same words): it changes nothing there.
         return _copy(c, copied, invented_addition(c, al, candidates))
     p = restated_passage(c, al, candidates=candidates)
-    # Without names to set aside, the sentence it restates is the same one.
-    named = name_restated(c, al, candidates) if c.names else p
+    # Without names to set aside, the sentence it restates is the same one (a capital
+    # word that opens the claim may be a name too, when no sentence holds it).
+    named = name_restated(c, al, candidates) if c.names or (p is None and opening_word(c)) else p
     # The slot finders read one alignment of claim and passage; most claims restate their
     # sentence unchanged, and then none of the five can fire: they are not asked.
     changed = _changed(c, p)

@@ -16,7 +16,7 @@ from difflib import Match, SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import Passage
-from ....text.words import STOPWORDS, content_stems, proper_names, tokenize
+from ....text.words import MONTHS, STOPWORDS, WEEKDAYS, content_stems, proper_names, tokenize
 from ..features import Alignment, ClaimFeatures
 from .restated import restated_passage
 from .runs import run_at
@@ -28,6 +28,7 @@ _NAME_SLOT = 6
 #: How alike the claim's words and the passage's must be, in order, outside the slot.
 _SAME_WORDS = 0.7
 
+_CALENDAR = WEEKDAYS | MONTHS
 #: Titles: 'Ms Berg' names the Anna Berg of the sentence.
 _TITLES = frozenset("mr mrs ms miss dr prof sir dame lord lady mx".split())
 
@@ -172,14 +173,23 @@ def name_restated(
 ) -> Passage | None:
     """The passage the claim restates, its proper names aside: a swapped name of three
     words must not hide the sentence it was swapped into."""
-    names = content_stems([t for n in c.names for t in tokenize(n)])
+    names = content_stems([t for n in c.names for t in tokenize(n)]) + opening_word(c)
     return restated_passage(c, al, ignore=frozenset(names), candidates=candidates)
+
+
+def opening_word(c: ClaimFeatures) -> list[str]:
+    """The stem of the claim's first word when it is a content word with a capital: the
+    name finder cannot tell a name there from a sentence's start ('Martin contributed to
+    this report'), so the sentence it restates is looked for without it as well."""
+    words = c.body.split(maxsplit=1)
+    return content_stems(tokenize(words[0])[:1]) if words and words[0][:1].isupper() else []
 
 
 def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
     """'NAME for OTHER' when the claim puts a name in the slot where the passage names
-    someone or something else; None otherwise."""
-    return _swapped_name(tuple(c.tokens), c.text, p.tokens, p.text)
+    someone or something else; None otherwise. The claim's words are read whole, the source
+    it names too ('According to WPIX ...' for 'According to CNN ...'): the passage's are."""
+    return _swapped_name(tuple(tokenize(c.text)), c.text, p.tokens, p.text)
 
 
 @lru_cache(maxsize=50_000)
@@ -222,8 +232,11 @@ def _is_name(
 
 def _named(run: tuple[str, ...], text: str) -> frozenset[str]:
     """The run's words when it may be a name in `text`: every word that is no stop word
-    written with a capital; else empty."""
+    written with a capital; else empty. A day or a month is a value, not a name
+    ('Fridays' has its capital by custom; a changed day is read as a changed value)."""
     words = [w for w in run if w not in STOPWORDS]
+    if all(_plain(w).removesuffix("s") in _CALENDAR for w in words):
+        return frozenset()
     if not any(_plain(w).isalpha() and w not in _TITLES for w in words):  # "EVE's" too
         return frozenset()  # a number, or a title only ('Ms' for 'Anna' of 'Anna Berg')
     if not all(_capitalised(w, text) for w in words):
