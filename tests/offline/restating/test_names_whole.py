@@ -46,5 +46,6 @@ def test_an_opening_word_for_a_day_is_no_name_swap() -> None:
         doc_id="hours",
         text="Q&A sessions on Fridays The clinic hosts a weekly call each Friday at 1 p.m.",
     )
-    (judged,) = offline_claims("Lastly, the clinic hosts a weekly call each Friday at 1 p.m.", [doc])
+    claim = "Lastly, the clinic hosts a weekly call each Friday at 1 p.m."
+    (judged,) = offline_claims(claim, [doc])
     assert judged.deciding_rule != "name_swapped", judged.rationale
