@@ -29,6 +29,7 @@ from .restated import (
 from .swapped import (
     name_restated,
     opening_word,
+    party_restated,
     reversed_bound,
     slot_changed,
     swapped_actor,
@@ -119,12 +120,20 @@ def restatement_of(
         polarity=_slot(c, p, polarity_flip),
         restriction=_slot(c, p, dropped_restriction),
         name=_slot(c, changed if named is p else _changed(c, named), swapped_name),
-        actor=_slot(c, changed, swapped_actor),
+        actor=_slot(
+            c, changed if p is not None else _party_changed(c, al, candidates), swapped_actor
+        ),
         bound=_slot(c, changed, reversed_bound),
         strength=_slot(c, changed, strength_changed),
         number=_slot(c, changed, swapped_number),
         addition=invented_addition(c, al, candidates),
     )
+
+
+def _party_changed(c: ClaimFeatures, al: Alignment, candidates: list[Passage]) -> Passage | None:
+    """The passage restated with the claim's parties aside, when the claim differs from it
+    (asked only when no passage restates the claim with them)."""
+    return _changed(c, party_restated(c, al, candidates))
 
 
 def _changed(c: ClaimFeatures, p: Passage | None) -> Passage | None:

@@ -177,6 +177,17 @@ def name_restated(
     return restated_passage(c, al, ignore=frozenset(names), candidates=candidates)
 
 
+def party_restated(
+    c: ClaimFeatures, al: Alignment, candidates: Sequence[Passage] | None = None
+) -> Passage | None:
+    """The passage the claim restates, the parties it names aside ('the customer'): in a
+    short sentence one word swapped leaves too few of the others to find it by."""
+    parties = content_stems([t for t in c.tokens if _is_party(t.removesuffix("s"))])
+    if not parties:
+        return None
+    return restated_passage(c, al, ignore=frozenset(parties), candidates=candidates)
+
+
 def opening_word(c: ClaimFeatures) -> list[str]:
     """The stem of the claim's first word when it is a content word with a capital: the
     name finder cannot tell a name there from a sentence's start ('Martin contributed to
@@ -320,9 +331,12 @@ def _swapped_actor(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
 
 def _actor(run: tuple[str, ...]) -> int | str | None:
     """The grammatical person of a pronoun run, the head noun of a determiner-led noun
-    phrase ('the customer'), else None."""
-    if len(run) == 1 and run[0] in _PERSON:
-        return _PERSON[run[0]]
+    phrase ('the customer'), else None. The 'that' of 'that you receive' is no determiner
+    of the pronoun after it (a slot takes a determiner before its word along); "we've" is
+    'we'."""
+    pronoun = run[-1].split("'")[0]
+    if pronoun in _PERSON and (len(run) == 1 or (len(run) == 2 and run[0] in _DETERMINERS)):
+        return _PERSON[pronoun]
     noun = run[-1].removesuffix("s")
     if len(run) <= 2 and (len(run) == 1 or run[0] in _DETERMINERS) and _is_party(noun):
         return noun
