@@ -25,19 +25,24 @@ _EXAMPLE = re.compile(r"(?:for\s+example|for\s+instance|e\.g\.|such\s+as)\W*$", 
 _LEADING = re.compile(
     r"^(?:only\s+)?(?:if|unless|provided(?:\s+that)?|as\s+long\s+as)\s+[^,]{3,},\s*", re.I
 )
+_LIST_NUMBER = re.compile(r"^\s*\d{1,2}[.)]?\s+")
 _WORDS = re.compile(r"\b(?:only|unused|unopened|solely|exclusively)\s+", re.I)
 _MIN_LEFT = 3
 
 
 def condition_dropped(s: Source) -> str | None:
     """A condition or exception clause removed ('only if', 'unless', 'except', 'provided
-    that'), else a restricting word ('only', 'unused')."""
+    that'), else a restricting word ('only', 'unused'); a list item's number goes with a
+    condition that opens it ('1  If you e-filed, you ...' gives 'You ...')."""
+    item = _LIST_NUMBER.match(s.sentence)
+    sentence = s.sentence[item.end() :] if item else s.sentence
     for pattern in (_TRAILING, _LEADING, _WORDS):
-        m = pattern.search(s.sentence)
-        if m is None or _EXAMPLE.search(s.sentence[: m.start()]):
+        m = pattern.search(sentence)
+        if m is None or _EXAMPLE.search(sentence[: m.start()]):
             continue
-        out = s.sentence[: m.start()] + (" " if pattern is _WORDS else "") + s.sentence[m.end() :]
+        out = sentence[: m.start()] + (" " if pattern is _WORDS else "") + sentence[m.end() :]
         out = out.strip()
+        out = out[:1].upper() + out[1:] if m.start() == 0 else out
         if len(re.findall(r"\w+", out)) >= _MIN_LEFT:
             return out if out.endswith((".", "!", "?")) else out + "."
     return None

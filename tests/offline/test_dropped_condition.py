@@ -60,3 +60,27 @@ def test_a_copy_without_its_condition_is_not_supported(claim: str, condition: st
 def test_a_copy_that_keeps_or_owes_no_condition_stays_supported(claim: str) -> None:
     judged = _judged(claim)
     assert judged.verdict == Verdict.SUPPORTED, judged.rationale
+
+
+def test_a_numbered_list_items_condition_governs_it_too() -> None:
+    """How-to pages number their steps: '1  If you e-filed ...' opens with its condition
+    all the same, and a copy of what follows it drops that condition."""
+    steps = Document(
+        doc_id="steps",
+        text=(
+            "How to check your refund:\n"
+            "1  If you filed online, you can see your refund status within 3 days.\n"
+            "2  If you mailed the form, you will have to wait 4 weeks."
+        ),
+    )
+    for claim, condition in (
+        ("You can see your refund status within 3 days.", "If you filed online"),
+        ("You will have to wait 4 weeks.", "If you mailed the form"),
+    ):
+        (judged,) = offline_claims(claim, [steps], "How long does a refund take?")
+        assert judged.verdict == Verdict.UNSUPPORTED, judged.rationale
+        assert condition in judged.rationale
+    (copied,) = offline_claims(
+        "If you filed online, you can see your refund status within 3 days.", [steps]
+    )
+    assert copied.verdict == Verdict.SUPPORTED

@@ -18,6 +18,10 @@ from .helpers import apply
             "Tickets can be refunded within 14 days.",
         ),
         ("Refunds go only to the original card.", "Refunds go to the original card."),
+        (  # a list item's number goes with the condition that opens it
+            "2  If you mail the form, you will wait 3 weeks.",
+            "You will wait 3 weeks.",
+        ),
     ],
 )
 def test_the_condition_is_dropped(sentence, claim):

@@ -21,8 +21,11 @@ from ..features import ClaimFeatures
 _CUE = r"(?:only\s+)?(?:if|unless|provided(?:\s+that)?|as\s+long\s+as|except\s+(?:if|when))\b"
 #: Right after the copied run: at most a comma, then the condition.
 _AFTER = re.compile(rf"^,?\s+{_CUE}", re.I)
-#: Before the copied run: the sentence opens with the condition and one comma closes it.
-_BEFORE = re.compile(rf"(?:^|[.!?;:]\s+){_CUE}[^.!?;:]*,\s*$", re.I)
+#: Before the copied run: the sentence (or a numbered or bulleted list item: '1  If you
+#: e-filed, ...') opens with the condition and one comma closes it.
+_BEFORE = re.compile(
+    rf"(?:^(?:\s*(?:\d{{1,2}}[.)]?|[-*•])\s+)?|[.!?;:]\s+){_CUE}[^.!?;:]*,\s*$", re.I
+)
 #: Any condition at all: without one in the passage neither pattern above can match.
 _ANY_CUE = re.compile(_CUE, re.I)
 _WORD = re.compile(r"\w+")
