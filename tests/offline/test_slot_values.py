@@ -112,3 +112,22 @@ def test_a_value_of_the_sentence_stated_once_is_no_slot_change() -> None:
     (judged,) = _judged(source, "Gold members pay £50 a year.")
     assert judged.verdict == Verdict.SUPPORTED, judged.rationale
     assert judged.signals["number_swapped"] is False
+
+
+@pytest.mark.parametrize(
+    ("source", "claim"),
+    [
+        (  # 'have to' is an obligation, as 'must' is
+            "Every visitor has to sign in at the front desk of the library.",
+            "Every visitor may sign in at the front desk of the library.",
+        ),
+        (  # the 'that' before the modal is no part of how strongly it asserts
+            "Report anything that may break the rules of the library to the front desk.",
+            "Report anything that must break the rules of the library to the front desk.",
+        ),
+    ],
+)
+def test_a_modal_of_another_strength_is_unsupported(source: str, claim: str) -> None:
+    (judged,) = _judged(source, claim)
+    assert judged.verdict == Verdict.UNSUPPORTED, judged.rationale
+    assert judged.deciding_rule == "strength_changed"

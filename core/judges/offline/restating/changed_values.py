@@ -34,8 +34,9 @@ def strength_changed(c: ClaimFeatures, p: Passage) -> str | None:
 
 @lru_cache(maxsize=50_000)
 def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
-    for got, had in replaced_slots(claim, passage, 1):
-        new, old = _STRENGTH.get(got[0]), _STRENGTH.get(had[0])
+    for slot in replaced_slots(claim, passage, 2):
+        got, had = _strength_word(slot[0]), _strength_word(slot[1])
+        new, old = _STRENGTH.get(got), _STRENGTH.get(had)
         if (
             new
             and old
@@ -43,8 +44,17 @@ def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str |
             and {new, old}
             in ({"possibly", "certainly"}, {"advisedly", "certainly"}, {"some", "all"})
         ):
-            return f"'{got[0]}' for '{had[0]}'"
+            return f"'{' '.join(slot[0])}' for '{' '.join(slot[1])}'"
     return None
+
+
+def _strength_word(run: tuple[str, ...]) -> str:
+    """The one word of a slot that says how strongly: 'have to' is 'must'; the 'that' a
+    slot takes along ('anything that may violate') is not it."""
+    words = run[1:] if len(run) > 1 and run[0] == "that" else run
+    if len(words) == 2 and words[1] == "to" and words[0] in ("have", "has", "had"):
+        return "must"
+    return words[0] if len(words) == 1 else ""
 
 
 def swapped_number(c: ClaimFeatures, p: Passage) -> str | None:
