@@ -65,12 +65,24 @@ _SMALL = "zero one two three four five six seven eight nine ten eleven twelve".s
 _DIGIT_COUNT = re.compile(
     r"(?<![\w.,:/$£€-])(?<!\d\sto\s)(?<!\d-)([2-9]|1[0-2])(?!\s+(?:[ap]\.?m\b|to\s+\d|-\s*\d))(?=\s+[a-z])"
 )
-_WORD_COUNT = re.compile(r"\b(" + "|".join(_SMALL[2:]) + r")(?=\s+[a-z]+s\b)", re.I)
+_WORD_COUNT = re.compile(r"(?<!-)\b(" + "|".join(_SMALL[2:]) + r")(?=\s+[a-z]+s\b)", re.I)
+#: A month right before a number makes it a day of a date ('December 2'): no count.
+_MONTH_BEFORE = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+$", re.I
+)
 
 
 def number_words(s: Source) -> str | None:
-    """A small count spelled out ('3 days' -> 'three days') or written in digits."""
-    m = _DIGIT_COUNT.search(s.sentence)
+    """A small count spelled out ('3 days' -> 'three days') or written in digits (not a
+    day of a date, nor a part of 'ninety-eight')."""
+    m = next(
+        (
+            d
+            for d in _DIGIT_COUNT.finditer(s.sentence)
+            if not _MONTH_BEFORE.search(s.sentence[: d.start()])
+        ),
+        None,
+    )
     if m:
         return s.sentence[: m.start()] + _SMALL[int(m.group(1))] + s.sentence[m.end() :]
     m = _WORD_COUNT.search(s.sentence)

@@ -342,17 +342,6 @@ MONTHS = frozenset(
 )
 
 
-@lru_cache(maxsize=50_000)
-def value_words(tokens: tuple[str, ...]) -> frozenset[str]:
-    """The numbers, days and months among the tokens: no content words, yet of two
-    sentences holding a claim's words alike ('... up to 40 days in region 3', '... up to
-    90 days in region 7'), the one holding its values is the one it speaks of."""
-    return frozenset(t for t in tokens if t in _DATES or (not t.isalpha() and _DIGIT(t)))
-
-
-_DATES = WEEKDAYS | MONTHS
-_DIGIT = re.compile(r"\d").search
-
 _NAME = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'\-]*[a-zA-Z0-9]|[A-Z]{2,})(?:\s+(?:[A-Z][\w&'\-]*))*")
 _SENTENCE_START = re.compile(r"(?:[.!?:\n]|^\s*\d{1,2}[.)]?\s)\s*(?:\d{1,2}[.)]?\s+)?[\"'(]?$")
 _NOT_NAMES = frozenset(

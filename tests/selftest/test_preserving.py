@@ -57,6 +57,8 @@ def test_a_preserving_transform_restates_the_sentence(name, sentence, claim):
         # Put after 'Y2', the condition of 'Y1' would govern Y2 instead.
         ("reorder", "If the bag is late, Gold members can claim 150 euros; Silver members cannot."),
         ("number_words", "The office opens at 9:30."),
+        ("number_words", "The finals are played on December 2 and in Lyon."),  # a date's day
+        ("number_words", "He was ninety-eight runs short of a century."),
         ("unit_converted", "Claims are paid within 10 days."),
         ("synonym", "The office opens at nine."),
         ("must_not_paraphrase", "The office opens at nine."),

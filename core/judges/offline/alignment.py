@@ -15,7 +15,8 @@ from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_in
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates, demonyms
 from ...text.quantities import Quantity, quantity_matches
-from ...text.words import is_content, tokenize, value_words
+from ...text.values import value_words
+from ...text.words import is_content, tokenize
 from .attribution import initials_written, resolve_reference, spelled_out, unnamed_sources
 from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures

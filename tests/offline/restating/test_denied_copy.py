@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from halgate.evidence.index import evidence_index
 from halgate.models import Document, Verdict
-from halgate.text.words import value_words
+from halgate.text.values import value_words
 
 from ...conftest import offline_claims
 from ..test_offline_general import LEAFLET

@@ -16,6 +16,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import EvidenceIndex, Passage
+from ....text.values import value_words
 from ....text.words import (
     EXCLUSIVE,
     MONTHS,
@@ -24,7 +25,6 @@ from ....text.words import (
     is_negation,
     negates_a_bound,
     normalize,
-    value_words,
 )
 from ..features import Alignment, ClaimFeatures
 from .runs import run_at

@@ -1,0 +1,35 @@
+"""The values among a sentence's words: numbers, days and months.
+
+They are no content words, yet of two sentences holding a claim's words alike ('... up to
+40 days in region 3', '... up to 90 days in region 7'), the one holding its values is the
+one it speaks of. A count is the same value spelled out or in digits: 'eight mph' speaks of
+the sentence that says '8 mph'.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .words import MONTHS, WEEKDAYS
+
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+#: A count's other spelling, both ways ('eight' <-> '8'); 'one' aside (a pronoun as often).
+_OTHER_SPELLING = {w: str(i) for i, w in enumerate(_ONES) if w != "one"}
+_OTHER_SPELLING |= {w: str(20 + 10 * i) for i, w in enumerate(_TENS)}
+_OTHER_SPELLING |= {v: k for k, v in list(_OTHER_SPELLING.items())}
+
+_DATES = WEEKDAYS | MONTHS
+_DIGIT = re.compile(r"\d").search
+
+
+@lru_cache(maxsize=50_000)
+def value_words(tokens: tuple[str, ...]) -> frozenset[str]:
+    """The numbers (each in both spellings of a count), days and months among the tokens."""
+    found = {t for t in tokens if t in _DATES or (not t.isalpha() and _DIGIT(t))}
+    found |= {t for t in tokens if t in _OTHER_SPELLING}
+    return frozenset(found | {_OTHER_SPELLING[t] for t in found if t in _OTHER_SPELLING})
