@@ -58,3 +58,11 @@ def test_a_name_spelled_without_its_accents_is_no_missing_name() -> None:
     claim = "The new line runs from Zurich to Malmo every two hours."
     (judged,) = offline_claims(claim, [Document(doc_id="d", text=source)], "Where?")
     assert judged.verdict == Verdict.SUPPORTED, judged.rationale
+
+
+def test_a_name_with_accents_swapped_for_another_is_caught() -> None:
+    source = "Morton Feldman was the dean of the school in those years."
+    claim = "Paul Cézanne was the dean of the school in those years."
+    docs = [Document(doc_id="d", text=source + " Paul Cézanne painted the hills.")]
+    (judged, *_) = offline_claims(claim, docs, "Who was the dean?")
+    assert (judged.verdict, judged.deciding_rule) == (Verdict.CONTRADICTED, "name_swapped")

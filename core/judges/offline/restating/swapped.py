@@ -16,6 +16,7 @@ from difflib import Match, SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import Passage
+from ....text.letters import plain_letters
 from ....text.words import MONTHS, STOPWORDS, WEEKDAYS, content_stems, proper_names, tokenize
 from ..features import Alignment, ClaimFeatures
 from .restated import restated_passage
@@ -257,10 +258,11 @@ def _named(run: tuple[str, ...], text: str) -> frozenset[str]:
 
 def _capitalised(word: str, text: str, mid: bool = False) -> bool:
     """The word stands in the text with a capital (with `mid`, where no sentence starts,
-    or all in capitals: 'ZEPHYR'); a word of no letters ('2' of 'ZEPHYR-2') passes."""
+    or all in capitals: 'ZEPHYR'); a word of no letters ('2' of 'ZEPHYR-2') passes. Words
+    are tokens, their accents folded ('cezanne'): so is the text they are looked for in."""
     if not any(ch.isalpha() for ch in word):
         return not mid
-    text = text.replace("’", "'")
+    text = plain_letters(text.replace("’", "'"))
     for m in _whole_word(word).finditer(text):
         written = m.group(0)
         if not written[:1].isupper():
