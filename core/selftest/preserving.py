@@ -44,12 +44,15 @@ _LEADING_CONDITION = re.compile(r"^(If|When|Whenever|Once)\s+([^,;]{3,}?),\s+(.+
 _TRAILING_CONDITION = re.compile(r"^(.{12,}?)\s+(if|when|whenever|once)\s+([^,;]{3,}?)[.!]?$", re.S)
 
 
+_CLAUSES = re.compile(r"[;:]|,\s+(?:and|but|or|so|while|whereas)\s", re.I)
+
+
 def reorder(s: Source) -> str | None:
     """Clauses reordered: 'If X, Y.' becomes 'Y if X.' and 'Y if X.' becomes 'If X, Y.'.
-    Not when Y holds clauses of its own ('Y1; Y2'): put after Y2, the condition would
-    govern Y2 instead of Y1."""
+    Not when Y holds clauses of its own ('Y1; Y2', 'Y1, and Y2'): put after Y2, the
+    condition would govern Y2 instead of Y1."""
     m = _LEADING_CONDITION.match(s.sentence.strip())
-    if m and not re.search(r"[;:]", m.group(3)):
+    if m and not _CLAUSES.search(m.group(3)):
         cue, cond, main = m.groups()
         return f"{main} {cue.lower()} {cond}."
     m = _TRAILING_CONDITION.match(s.sentence.strip())

@@ -56,6 +56,7 @@ def test_a_preserving_transform_restates_the_sentence(name, sentence, claim):
         ("reorder", "The office opens at nine."),
         # Put after 'Y2', the condition of 'Y1' would govern Y2 instead.
         ("reorder", "If the bag is late, Gold members can claim 150 euros; Silver members cannot."),
+        ("reorder", "If the bag is late, Gold members claim 150 euros, and the desk pays it."),
         ("number_words", "The office opens at 9:30."),
         ("number_words", "The finals are played on December 2 and in Lyon."),  # a date's day
         ("number_words", "He was ninety-eight runs short of a century."),
