@@ -94,3 +94,18 @@ def test_the_working_stands_by_the_number() -> None:
 def test_a_written_out_period_joined_by_a_hyphen_has_its_unit() -> None:
     (q,) = extract_quantities("a three-hour show")
     assert (q.unit, q.value) == ("s", 3 * 3600)
+
+
+def test_a_condition_moved_to_the_front_keeps_its_negation() -> None:
+    """'Y if you do not X' restated as 'If you do not X, Y': the claim's negation is the
+    condition's, which the sentence states after the words it governs."""
+    source = (
+        "Buying a home with water rights can be exciting but stressful if you do not have "
+        "all the information."
+    )
+    claim = (
+        "If you do not have all the information, buying a home with water rights can be "
+        "exciting but stressful."
+    )
+    (judged,) = offline_claims(claim, [Document(doc_id="d", text=source)], "Is it stressful?")
+    assert judged.verdict == Verdict.SUPPORTED, judged.rationale

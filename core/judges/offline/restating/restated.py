@@ -228,9 +228,11 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     # A negation past the claim's last matched word ('the shelf life is not 36 months':
     # numbers and units are no content words) takes the window as far along the passage.
     tail = _tail(c_words, stems)
-    window = p_words[max(0, at[0] - _REACH) : at[-1] + 1 + tail]
-    flip = _flipped(c_words, window)
-    if flip is None and len(window) > len(c_words):
+    start, end = max(0, at[0] - _REACH), at[-1] + 1 + tail
+    if not _CONDITIONALS.isdisjoint(claim) and not _CONDITIONALS.isdisjoint(p_words[end : end + 2]):
+        end = len(p_words)  # the condition the claim states, put after the words it governs
+    flip = _flipped(c_words, p_words[start:end])
+    if flip is None and end - start > len(c_words):
         # A word of the claim said again further on ('one debate per month') stretches
         # the window past the clause restated: the words aligned in order mark it.
         flip = _flipped(c_words, _aligned(c_words, p_words, tail))
