@@ -215,6 +215,7 @@ _POSSIBILITY_VERBS = frozenset(
 _SOME_WHO = frozenset("patients people users customers cases studies instances".split())
 _HEDGE_TRIGGERS = HEDGE_WORDS | {"can", "could", "some", "certain", "rare", "about", "around"}
 _HEDGE_TRIGGERS |= {"nearly", "almost"}
+_MULTIPLES = frozenset("twice half double triple once".split())
 _HEDGE_CLAUSE = re.compile(
     r"[;:()]|,\s*(?:and|but|although|though|while|whereas|which)\b"
     r"|\b(?:and|but|although|though|whereas)\b",
@@ -303,7 +304,7 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
         elif tok in {"some", "certain", "rare"} and nxt in _SOME_WHO:
             cues.append((i, f"{tok} {nxt}"))
         elif tok in {"about", "around", "nearly", "almost"} and (
-            nxt[:1].isdigit() or nxt in _SPELLED_COUNTS  # 'about 2' and 'about two' alike
+            nxt[:1].isdigit() or nxt in _SPELLED_COUNTS or nxt in _MULTIPLES  # 'about twice'
         ):
             cues.append((i, f"{tok} {nxt}"))
     return cues

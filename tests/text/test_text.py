@@ -167,6 +167,8 @@ def test_negation_scope(text: str, negated: set[str]) -> None:
         ("Orders can be returned within 30 days", False),
         ("How often it happens is not known", False),
         ("Refunds are issued within 14 days", False),
+        ("The gift was about twice the yearly budget", True),  # as 'approximately twice'
+        ("They talked about the budget twice", False),
     ],
 )
 def test_hedge_cues(text: str, hedged: bool) -> None:
