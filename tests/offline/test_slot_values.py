@@ -131,3 +131,30 @@ def test_a_modal_of_another_strength_is_unsupported(source: str, claim: str) -> 
     (judged,) = _judged(source, claim)
     assert judged.verdict == Verdict.UNSUPPORTED, judged.rationale
     assert judged.deciding_rule == "strength_changed"
+
+
+@pytest.mark.parametrize(
+    ("source", "claim", "rule"),
+    [
+        (  # the date sits in the source the claim credits, which is read too
+            "According to a January 7, 2006 obituary, the painter was 49 years old.",
+            "According to a April 7, 2006 obituary, the painter was 49 years old.",
+            "number_swapped",
+        ),
+        (  # 'Fridays' is Friday
+            "The clinic hosts its open sessions on Fridays at the town library.",
+            "The clinic hosts its open sessions on Sundays at the town library.",
+            "number_swapped",
+        ),
+        (  # 'up to' is an upper bound, as 'at most' is
+            "The bot archives smaller websites of up to a few hundred thousand pages.",
+            "The bot archives smaller websites of at least a few hundred thousand pages.",
+            "bound_reversed",
+        ),
+    ],
+)
+def test_a_value_or_bound_changed_where_it_hid_is_contradicted(
+    source: str, claim: str, rule: str
+) -> None:
+    (judged,) = _judged(source, claim)
+    assert (judged.verdict, judged.deciding_rule) == (Verdict.CONTRADICTED, rule), judged.rationale

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ....evidence.index import Passage
-from ....text.words import MONTHS, WEEKDAYS
+from ....text.words import MONTHS, WEEKDAYS, tokenize
 from ..features import ClaimFeatures
 from .swapped import replaced_slots
 
@@ -59,8 +59,10 @@ def _strength_word(run: tuple[str, ...]) -> str:
 
 def swapped_number(c: ClaimFeatures, p: Passage) -> str | None:
     """'CLAIM's number for PASSAGE's' when the claim puts another number in the slot of
-    one of the sentence it restates ('48 hours' for '24 hours')."""
-    return _number_changed(tuple(c.tokens), p.tokens)
+    one of the sentence it restates ('48 hours' for '24 hours'). The claim's words are
+    read whole, the source it credits too ('According to an April 7 obituary'), as the
+    passage's are."""
+    return _number_changed(tuple(tokenize(c.text)), p.tokens)
 
 
 @lru_cache(maxsize=50_000)
@@ -86,10 +88,16 @@ def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | N
 _CALENDAR = (MONTHS, WEEKDAYS)
 
 
+def _day(word: str) -> str:
+    """A weekday said of every week ('Fridays') as the day."""
+    return word[:-1] if word.endswith("s") and word[:-1] in WEEKDAYS else word
+
+
 def _other_day(a: str, b: str) -> bool:
-    """Two different months, or two different weekdays ('Monday's' is Monday); 'may' in
-    the slot of a month is the month (no modal stands where a month stood)."""
-    a, b = a.removesuffix("'s"), b.removesuffix("'s")
+    """Two different months, or two different weekdays ('Monday's' and 'Mondays' are
+    Monday); 'may' in the slot of a month is the month (no modal stands where a month
+    stood)."""
+    a, b = (_day(w.removesuffix("'s")) for w in (a, b))
     if "may" in (a, b) and (a in MONTHS or b in MONTHS):
         return a != b
     return a != b and any(a in names and b in names for names in _CALENDAR)

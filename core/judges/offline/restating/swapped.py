@@ -351,6 +351,12 @@ def _is_party(noun: str) -> bool:
     return noun in _PARTIES
 
 
+def _bound_word(run: tuple[str, ...]) -> str:
+    """The word that says which way a bound runs: its last ('at least'), 'most' for 'up
+    to' (an upper bound, as 'at most' is)."""
+    return "most" if run[-2:] == ("up", "to") else run[-1]
+
+
 def reversed_bound(c: ClaimFeatures, p: Passage) -> str | None:
     """'CLAIM's bound for PASSAGE's' when the claim turns round a bound of the sentence it
     restates ('over' for 'under', 'at most' for 'at least', 'after' for 'before')."""
@@ -360,6 +366,6 @@ def reversed_bound(c: ClaimFeatures, p: Passage) -> str | None:
 @lru_cache(maxsize=50_000)
 def _reversed_bound(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
     for got, had in replaced_slots(claim, passage):
-        if got and had and _OPPOSITE_BOUND.get(got[-1]) == had[-1]:
+        if got and had and _OPPOSITE_BOUND.get(_bound_word(got)) == _bound_word(had):
             return f"'{' '.join(got)}' for '{' '.join(had)}'"
     return None
