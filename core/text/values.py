@@ -23,13 +23,14 @@ _OTHER_SPELLING = {w: str(i) for i, w in enumerate(_ONES) if w != "one"}
 _OTHER_SPELLING |= {w: str(20 + 10 * i) for i, w in enumerate(_TENS)}
 _OTHER_SPELLING |= {v: k for k, v in list(_OTHER_SPELLING.items())}
 
-_DATES = WEEKDAYS | MONTHS
+#: Words that are values as they are: days, months and spelled counts.
+_NAMED = WEEKDAYS | MONTHS | frozenset(_OTHER_SPELLING)
 _DIGIT = re.compile(r"\d").search
 
 
 @lru_cache(maxsize=50_000)
 def value_words(tokens: tuple[str, ...]) -> frozenset[str]:
     """The numbers (each in both spellings of a count), days and months among the tokens."""
-    found = {t for t in tokens if t in _DATES or (not t.isalpha() and _DIGIT(t))}
-    found |= {t for t in tokens if t in _OTHER_SPELLING}
-    return frozenset(found | {_OTHER_SPELLING[t] for t in found if t in _OTHER_SPELLING})
+    found = {t for t in tokens if t in _NAMED or (not t.isalpha() and _DIGIT(t))}
+    counts = found.intersection(_OTHER_SPELLING)
+    return frozenset(found.union(map(_OTHER_SPELLING.__getitem__, counts)) if counts else found)
