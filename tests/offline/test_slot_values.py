@@ -121,6 +121,10 @@ def test_a_value_of_the_sentence_stated_once_is_no_slot_change() -> None:
             "Every visitor has to sign in at the front desk of the library.",
             "Every visitor may sign in at the front desk of the library.",
         ),
+        (  # 'need not' lifts what 'must not' forbids
+            "The tenant must not sublet the flat without the landlord's written consent.",
+            "The tenant need not sublet the flat without the landlord's written consent.",
+        ),
         (  # the 'that' before the modal is no part of how strongly it asserts
             "Report anything that may break the rules of the library to the front desk.",
             "Report anything that must break the rules of the library to the front desk.",

@@ -16,10 +16,12 @@ from .swapped import replaced_slots
 
 #: How strongly a word asserts: a claim that says 'must' or 'all' where the sentence says
 #: 'may' or 'some' states more than it (and the other way round, less); 'must' for 'should'
-#: makes advice an obligation.
+#: makes advice an obligation; 'need not' for 'must not' lifts a ban (no obligation
+#: either way, where the sentence forbids).
 _STRENGTH = {
     **dict.fromkeys("may might could can".split(), "possibly"),
-    **dict.fromkeys("must always will shall".split(), "certainly"),
+    **dict.fromkeys("must mustn't always will shall".split(), "certainly"),
+    **dict.fromkeys("need needn't".split(), "needed"),
     **dict.fromkeys("should ought".split(), "advisedly"),
     **dict.fromkeys("some several many few most".split(), "some"),
     **dict.fromkeys("all every each none".split(), "all"),
@@ -42,7 +44,12 @@ def _strength_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str |
             and old
             and new != old
             and {new, old}
-            in ({"possibly", "certainly"}, {"advisedly", "certainly"}, {"some", "all"})
+            in (
+                {"possibly", "certainly"},
+                {"advisedly", "certainly"},
+                {"needed", "certainly"},
+                {"some", "all"},
+            )
         ):
             return f"'{' '.join(slot[0])}' for '{' '.join(slot[1])}'"
     return None
