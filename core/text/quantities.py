@@ -95,11 +95,12 @@ _ONES = (
     "fourteen fifteen sixteen seventeen eighteen nineteen"
 ).split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_WORD_VALUES: dict[str, float] = {w: i for i, w in enumerate(_ONES)}
-_WORD_VALUES |= {w: 20 + 10 * i for i, w in enumerate(_TENS)}
-_WORD_VALUES |= {"dozen": 12, "twice": 2, "hundred": 100}
-_WORD_VALUES |= {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_NUMWORD = trie_pattern(sorted(_WORD_VALUES))
+#: Each spelled number word and its value (also read by text/values.py).
+WORD_VALUES: dict[str, float] = {w: i for i, w in enumerate(_ONES)}
+WORD_VALUES |= {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+WORD_VALUES |= {"dozen": 12, "twice": 2, "hundred": 100}
+WORD_VALUES |= {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_NUMWORD = trie_pattern(sorted(WORD_VALUES))
 _WORD_NUMBER = re.compile(
     rf"\b(?P<words>(?:{_NUMWORD})(?:(?:\s+and\s+|[\s-])(?:{_NUMWORD}))*)\b"
     rf"(?:[\s-]?(?P<unit>{_UNIT})(?![a-z]))?",  # 'three days', 'a three-hour show'
@@ -140,7 +141,7 @@ def _kinds_for(text: str, folded: str) -> list[tuple[str, re.Pattern[str]]]:
 
 def _may_have_number_words(words: list[str]) -> bool:
     # A cheap superset of "some \b<number word>\b matches", checked before the big regex.
-    return not _WORD_VALUES.keys().isdisjoint(words)
+    return not WORD_VALUES.keys().isdisjoint(words)
 
 
 class Quantity(NamedTuple):
@@ -314,7 +315,7 @@ def _parse_words(words: str) -> float:
     for w in re.split(r"[\s-]+", words.lower()):
         if w == "and":
             continue
-        v = _WORD_VALUES[w]
+        v = WORD_VALUES[w]
         if w == "hundred":
             current = max(current, 1) * 100
         elif v >= 1000:

@@ -11,16 +11,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .quantities import WORD_VALUES
 from .words import MONTHS, WEEKDAYS
 
-_ONES = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-#: A count's other spelling, both ways ('eight' <-> '8'); 'one' aside (a pronoun as often).
-_OTHER_SPELLING = {w: str(i) for i, w in enumerate(_ONES) if w != "one"}
-_OTHER_SPELLING |= {w: str(20 + 10 * i) for i, w in enumerate(_TENS)}
+#: A count's other spelling, both ways ('eight' <-> '8'): the words under a hundred that
+#: name one number ('dozen' and 'twice' say more); 'one' aside (a pronoun as often).
+_OTHER_SPELLING = {
+    w: str(int(v)) for w, v in WORD_VALUES.items() if v < 100 and w not in ("one", "dozen", "twice")
+}
 _OTHER_SPELLING |= {v: k for k, v in list(_OTHER_SPELLING.items())}
 
 #: Words that are values as they are: days, months and spelled counts.
