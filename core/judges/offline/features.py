@@ -31,6 +31,9 @@ class ClaimFeatures:
     text: str
     body: str  # the text with any named source blanked out
     tokens: tuple[str, ...]
+    #: The tokens of the whole text, the named source included ('According to WPIX ...'):
+    #: what a slot finder aligns with a passage, which keeps its source's words.
+    words: tuple[str, ...]
     stems: tuple[str, ...]
     quantities: tuple[Quantity, ...]
     names: tuple[str, ...]
@@ -47,7 +50,7 @@ class ClaimFeatures:
 def claim_features(text: str) -> ClaimFeatures:
     """Features of a claim; words naming an attributed source are not matched as content."""
     ref = find_reference(text)
-    body = entities_decoded(text)
+    decoded = body = entities_decoded(text)
     if ref is not None:  # blank the source's name out, keeping offsets
         body = body[: ref.start] + " " * (ref.end - ref.start) + body[ref.end :]
     tokens = tokenize(body)
@@ -55,6 +58,7 @@ def claim_features(text: str) -> ClaimFeatures:
         text=text,
         body=body,
         tokens=tuple(tokens),
+        words=tuple(tokens) if ref is None else tuple(tokenize(decoded)),
         stems=tuple(dict.fromkeys(content_stems(tokens))),
         quantities=tuple(extract_quantities(body)),
         names=tuple(proper_names(body)),

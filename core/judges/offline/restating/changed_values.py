@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ....evidence.index import Passage
-from ....text.words import MONTHS, WEEKDAYS, tokenize
+from ....text.words import MONTHS, WEEKDAYS
 from ..features import ClaimFeatures
 from .swapped import replaced_slots
 
@@ -69,7 +69,7 @@ def swapped_number(c: ClaimFeatures, p: Passage) -> str | None:
     one of the sentence it restates ('48 hours' for '24 hours'). The claim's words are
     read whole, the source it credits too ('According to an April 7 obituary'), as the
     passage's are."""
-    return _number_changed(tuple(tokenize(c.text)), p.tokens)
+    return _number_changed(c.words, p.tokens)
 
 
 @lru_cache(maxsize=50_000)

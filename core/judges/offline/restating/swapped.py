@@ -201,7 +201,7 @@ def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
     """'NAME for OTHER' when the claim puts a name in the slot where the passage names
     someone or something else; None otherwise. The claim's words are read whole, the source
     it names too ('According to WPIX ...' for 'According to CNN ...'): the passage's are."""
-    return _swapped_name(tuple(tokenize(c.text)), c.text, p.tokens, p.text)
+    return _swapped_name(c.words, c.text, p.tokens, p.text)
 
 
 @lru_cache(maxsize=50_000)
