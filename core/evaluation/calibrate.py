@@ -23,7 +23,6 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from ..errors import UsageError
 from ..evidence.index import evidence_index
 from ..judges.offline.answer_model import ANSWER_FEATURES, Logistic, answer_vector
 from ..judges.offline.calibration_file import (
@@ -47,8 +46,10 @@ from ..judges.offline.claim_model import (
     is_refusal,
 )
 from ..judges.offline.judge import OfflineJudge
+from ..judges.offline.rescore import stands
 from ..judges.protocol import JudgeTask
 from .benchmark import BenchRow, bench_case, claim_label
+from .logistic_fit import fit_standardised
 from .roc import auroc
 
 L2_GRID = (1.0, 10.0, 100.0, 1000.0)
@@ -67,6 +68,9 @@ class AnswerSample:
     label: bool
     ctx: AnswerContext
     shape: InputShape
+    stands: bool = False
+    """Whether a rule verdict of hallucinated stands whatever the model scores
+    (``rescore.stands``): the product flags such an answer at any answer score."""
 
 
 def collect(rows: Sequence[BenchRow], judge: OfflineJudge) -> list[AnswerSample]:
@@ -87,48 +91,12 @@ def collect(rows: Sequence[BenchRow], judge: OfflineJudge) -> list[AnswerSample]
         y = [claim_label(c.start, c.end, r) for c in claims]
         x = claim_matrix(claims, ctx, shape)
         group = f"{r.id.split('-')[0]}:{r.task}"
-        out.append(AnswerSample(group, x, np.asarray(y, float), r.hallucinated, ctx, shape))
+        hard = judge.cal.verdicts.hard_signals
+        standing = any(stands(c, case, hard) for c in claims)
+        out.append(
+            AnswerSample(group, x, np.asarray(y, float), r.hallucinated, ctx, shape, standing)
+        )
     return out
-
-
-def fit_logistic(
-    x: np.ndarray, y: np.ndarray, l2: float, weights: np.ndarray | None = None
-) -> tuple[np.ndarray, float]:
-    """Weights and bias of an L2-penalised logistic regression (the intercept not shrunk),
-    each row weighed by `weights` (default 1).
-
-    Minimises sum(log loss) + l2/2 * |w|^2, i.e. scikit-learn's C = 1 / l2. Training only:
-    the judge itself applies the weights with numpy and never imports scikit-learn.
-    """
-    model = _logistic(l2).fit(x, y.astype(int), sample_weight=weights)
-    return model.coef_[0].astype(float), float(model.intercept_[0])
-
-
-def _logistic(l2: float):
-    try:
-        from sklearn.linear_model import LogisticRegression
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise UsageError(
-            "halgate calibrate needs scikit-learn: pip install 'halgate[train]'"
-        ) from None
-    if l2 <= 0:
-        return LogisticRegression(penalty=None, solver="lbfgs", max_iter=5000, tol=1e-10)
-    return LogisticRegression(C=1.0 / l2, solver="lbfgs", max_iter=5000, tol=1e-10)
-
-
-def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    return mean, np.where(scale > 1e-9, scale, 1.0)
-
-
-def _fit(
-    x: np.ndarray, y: np.ndarray, l2: float, weights: np.ndarray | None = None
-) -> dict[str, Any]:
-    """A standardised fit, as the fields of answer_model.Logistic."""
-    mean, scale = _standardise(x)
-    w, b = fit_logistic((x - mean) / scale, y, l2, weights)
-    return {"mean": mean, "scale": scale, "weights": w, "bias": b}
 
 
 #: FaithBench is left out of the shipped model's training, on the tune part's evidence: at
@@ -155,7 +123,7 @@ def _fit_claims(
     w = np.concatenate(
         [np.full(len(s.x), benchmark_weight(s.group, share)) for s in samples if len(s.x)]
     )
-    return _fit(x, y, l2, w if (w != 1).any() else None)
+    return fit_standardised(x, y, l2, w if (w != 1).any() else None)
 
 
 def _out_of_fold(
@@ -244,15 +212,10 @@ def train_general(
     labels = np.asarray([s.label for s in samples], bool)
     groups = [s.group for s in samples]
     names = sorted(set(groups))
-    weights = balancing_weights(groups, list(labels))
-    scale = np.asarray([benchmark_weight(g, share) for g in groups])
-    if (scale != 1).any():
-        weights = weights * scale * len(scale) / (weights * scale).sum()
+    weights = answer_weights(samples, share)
 
     def answer_x(probs: list[np.ndarray]) -> np.ndarray:
-        return np.asarray(
-            [answer_vector(p, s.ctx, s.shape) for p, s in zip(probs, samples, strict=True)]
-        )
+        return _answer_matrix(samples, probs)
 
     def group_auroc(scores: np.ndarray) -> float:
         per = [
@@ -269,7 +232,7 @@ def train_general(
     l2 = max(tried, key=lambda k: (round(tried[k][0], 6), k))
     _, xa, oof = tried[l2]
     threshold = steady_threshold(samples, l2, seed, labels, weights, share, oof)
-    answer = _fit(xa, labels, ANSWER_L2, weights)
+    answer = fit_standardised(xa, labels, ANSWER_L2, weights)
     claim = _fit_claims(samples, l2, share)
     figures = {}
     for n in names:
@@ -293,6 +256,47 @@ def train_general(
     return params, training
 
 
+def answer_weights(
+    samples: Sequence[AnswerSample], share: Weights, balance: float = CLASS_BALANCE
+) -> np.ndarray:
+    """The answer model's and the threshold's sample weights: classes balanced per group
+    (``balancing_weights``), then each benchmark's rows scaled by its weight in `share`."""
+    groups = [s.group for s in samples]
+    weights = balancing_weights(groups, [s.label for s in samples], balance)
+    scale = np.asarray([benchmark_weight(g, share) for g in groups])
+    if (scale != 1).any():
+        weights = weights * scale * len(scale) / (weights * scale).sum()
+    return weights
+
+
+def _answer_matrix(samples: Sequence[AnswerSample], probs: list[np.ndarray]) -> np.ndarray:
+    return np.asarray(
+        [answer_vector(p, s.ctx, s.shape) for p, s in zip(probs, samples, strict=True)]
+    )
+
+
+def out_of_fold_flags(
+    samples: Sequence[AnswerSample],
+    l2: float,
+    seed: int,
+    share: Weights | None = None,
+    balance: float = CLASS_BALANCE,
+) -> np.ndarray:
+    """Each answer's flag as the product would give it (hallucinated: a rule verdict that
+    stands, or an answer score at or above the threshold), from claim and answer models
+    that never saw the answer and a threshold chosen as ``train_general`` chooses it: the
+    honest reading of a rate on the rows the model is trained on."""
+    labels = np.asarray([s.label for s in samples], bool)
+    weights = answer_weights(samples, share or {}, balance)
+    oof = _answer_out_of_fold(
+        _answer_matrix(samples, _out_of_fold(samples, l2, seed, share)), labels, weights, seed
+    )
+    threshold = steady_threshold(samples, l2, seed, labels, weights, share or {}, oof)
+    has_claims = np.asarray([len(s.x) > 0 for s in samples])
+    standing = np.asarray([s.stands for s in samples])
+    return has_claims & ((oof >= threshold) | standing)
+
+
 #: How many fold draws the answer threshold is chosen over. The pooled weighted accuracy
 #: is flat near its best (within half a point from 0.44 to 0.58 on the tune part), so one
 #: draw's best cut wanders with the folds (0.45 to 0.58 over seeds 0-4), and with it the
@@ -313,10 +317,7 @@ def steady_threshold(
     `seed` + 1, ...; `oof`: the answer scores of the draw of `seed` itself)."""
     cuts = [best_threshold(list(labels), list(oof), weights)[0]]
     for k in range(1, THRESHOLD_DRAWS):
-        probs = _out_of_fold(samples, l2, seed + k, share)
-        xa = np.asarray(
-            [answer_vector(p, s.ctx, s.shape) for p, s in zip(probs, samples, strict=True)]
-        )
+        xa = _answer_matrix(samples, _out_of_fold(samples, l2, seed + k, share))
         draw = _answer_out_of_fold(xa, labels, weights, seed + k)
         cuts.append(best_threshold(list(labels), list(draw), weights)[0])
     return float(np.median(cuts))
@@ -332,7 +333,7 @@ def _answer_out_of_fold(
     for k in range(FOLDS):
         held = np.zeros(len(labels), bool)
         held[order[k::FOLDS]] = True
-        model = _fit(x[~held], labels[~held], ANSWER_L2, weights[~held])
+        model = fit_standardised(x[~held], labels[~held], ANSWER_L2, weights[~held])
         out[held] = Logistic(**model).predict(x[held])
     return out
 

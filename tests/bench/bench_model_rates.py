@@ -12,6 +12,12 @@ variant is chosen on it.
 Run: ``nice .venv/bin/python tests/bench/bench_model_rates.py [--part tune]`` (needs
 /work/shared; a few minutes for the judge). ``--part tune`` judges the tune part's rows only,
 so a session choosing between variants never sees a holdout figure.
+
+The tune part's figure above is read by a model fitted on those very rows: it flatters.
+``--out-of-fold`` reads the tune part honestly: every answer flagged by claim and answer
+models that never saw it (``calibrate.out_of_fold_flags``, trained as the shipped model is,
+on the tune rows of its benchmarks), for each of ``--seeds`` fold draws, and for each class
+balance of ``--balance`` (``calibrate.CLASS_BALANCE``): the figure to choose variants on.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from collections import defaultdict
 
 import numpy as np
 from bench_real_pairs import DEV, load
-from halgate.evaluation.benchmark import judge_rows, part_of
+from halgate.evaluation.benchmark import judge_rows, load_benchmark, part_of
+from halgate.evaluation.calibrate import CLASS_BALANCE, collect, out_of_fold_flags
 from halgate.inputs.policy import Policy
 from halgate.judges.build import build_judge
+from halgate.judges.offline.judge import OfflineJudge
 from halgate.models import Mode
 from scipy.stats import spearmanr
 
@@ -55,6 +63,30 @@ def report(title: str, labels: list[tuple[str, int, int]]) -> None:
           f"(|gap| {abs(judged - human):.3f})")  # fmt: skip
 
 
+def out_of_fold(seeds: list[int], balances: list[float]) -> None:
+    """The tune part's six systems read out of fold (module doc)."""
+    judge = OfflineJudge(use_model=False)
+    made = judge.cal.provenance
+    if made is None or made.trained_with.part != "tune":
+        sys.exit("the shipped calibration records no tune-part training to repeat")
+    trained = made.trained_with
+    models = {row.id: meta["model"] for meta, row in load() if part_of(row.id) == "tune"}
+    rows = [r for b in trained.benchmarks for r in load_benchmark(DEV.parents[1] / b, part="tune")]
+    samples = collect(rows, judge)
+    l2 = made.training.l2
+    for balance in balances:
+        for seed in seeds:
+            flags = out_of_fold_flags(samples, l2, seed, balance=balance)
+            report(
+                f"tune part out of fold, seed {seed}, class balance {balance}",
+                [
+                    (models[r.id], int(f), int(r.hallucinated))
+                    for r, f in zip(rows, flags, strict=True)
+                    if r.id in models
+                ],
+            )
+
+
 def main() -> None:
     if not DEV.exists():
         sys.exit(f"{DEV} not found")
@@ -67,7 +99,18 @@ def main() -> None:
         "'holdout' the holdout part only; 'every' (the default) prints all rows, the "
         "holdout part and the tune part",
     )
-    part = parser.parse_args().part
+    parser.add_argument(
+        "--out-of-fold",
+        action="store_true",
+        help="read the tune part with models that never saw each answer (module doc)",
+    )
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--balance", type=float, nargs="+", default=[CLASS_BALANCE])
+    args = parser.parse_args()
+    if args.out_of_fold:
+        out_of_fold(args.seeds, args.balance)
+        return
+    part = args.part
     rows = [(m, r) for m, r in load() if part == "every" or part_of(r.id) == part]
     policy = Policy()
     judge = build_judge("offline", policy, Mode.COMPARE, None)

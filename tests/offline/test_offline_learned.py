@@ -3,6 +3,7 @@ learned claim model (aggregates, loading, rescoring) and the `halgate calibrate`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -19,9 +20,10 @@ from halgate.evaluation.calibrate import (
     balancing_weights,
     benchmark_weight,
     best_threshold,
-    fit_logistic,
+    out_of_fold_flags,
     steady_threshold,
 )
+from halgate.evaluation.logistic_fit import fit_logistic
 from halgate.inputs.policy import SeverityRules
 from halgate.judges.offline.answer_model import ANSWER_FEATURES, aggregates, answer_vector, centre
 from halgate.judges.offline.calibration_file import load_model
@@ -200,6 +202,30 @@ def test_the_answer_threshold_is_the_median_of_several_fold_draws_best_cuts() ->
     assert THRESHOLD_DRAWS == 5 and len(set(cuts)) > 1  # the draws disagree here
     steady = steady_threshold(samples, 10.0, 3, labels, weights, {}, draw(3))
     assert steady == float(np.median(cuts)) != cuts[0]  # not the first draw's own cut
+
+
+def test_out_of_fold_flags_read_answers_as_the_product_flags_them() -> None:
+    # Flagged: an answer scored at or above the steady threshold by models that never saw
+    # it, or one whose rule verdict stands; never an answer without claims.
+    rng = np.random.default_rng(2)
+    shape = InputShape(question=True, structured=False, answer_words=40, source_words=400)
+    ctx = AnswerContext(novelty=0.1, n_claims=3, max_uncovered=0.2, mean_uncovered=0.1,
+                        refusal=False)  # fmt: skip
+    samples = []
+    for i in range(120):
+        x = rng.normal(size=(3, len(FEATURES)))
+        y = (x[:, 0] + 0.5 * rng.normal(size=3) > 0.8).astype(float)
+        samples.append(AnswerSample(f"g{i % 2}:qa", x, y, bool(y.any()), ctx, shape))
+    plain = out_of_fold_flags(samples, 10.0, seed=0)
+    labels = np.asarray([s.label for s in samples])
+    assert plain.dtype == bool and len(plain) == len(samples)
+    majority = max(labels.mean(), 1 - labels.mean())
+    assert (plain == labels).mean() > majority  # a feature that tells: better than a guess
+    calm = [i for i, f in enumerate(plain) if not f]
+    samples[calm[0]] = dataclasses.replace(samples[calm[0]], stands=True)
+    samples[1] = dataclasses.replace(samples[1], x=np.zeros((0, len(FEATURES))), y=np.zeros(0))
+    flags = out_of_fold_flags(samples, 10.0, seed=0)
+    assert flags[calm[0]] and not flags[1]
 
 
 def test_calibrate_refuses_a_malformed_weight(tmp_path) -> None:
