@@ -23,8 +23,9 @@ from rank_bm25 import BM25Okapi
 
 from ..collector import collector_paused
 from ..models import Document
+from ..text.negation import negated_stems
 from ..text.quantities import Quantity, extract_quantities
-from ..text.words import content_stems, hedge_scope, negated_stems, sentence_spans, tokenize
+from ..text.words import content_stems, hedge_scope, sentence_spans, tokenize
 from .records import Leaf, json_leaves
 
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s*(?P<md>.+?)|(?P<plain>[A-Z0-9][^.!?:\n]{0,60}):?)\s*$")

@@ -13,8 +13,9 @@ import re
 from ..models import Claim
 from ..models.claims import trusted_claim
 from .gates import CaselessTest, Gated
+from .negation import is_negation
 from .quantities import extract_quantities
-from .words import content_stems, entities_decoded, is_negation, sentence_spans, tokenize
+from .words import content_stems, entities_decoded, sentence_spans, tokenize
 
 # Separators joining independent clauses; each side must be clause-like to split there.
 _CLAUSE_SEP = Gated(

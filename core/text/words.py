@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
 from functools import lru_cache
 
 from .letters import plain_letters
@@ -156,7 +155,7 @@ def is_content(token: str) -> bool:
     a clock time ("9am"). Units ("mg", "days") are compared with their numbers as quantities;
     as words they would let "100 mg" in a denial contradict "100 mg" in a claim. A clock
     time is a quantity too: as a word, "9am" would be missing from a source saying "09:00"."""
-    return _content_stem(token) is not None
+    return content_stem(token) is not None
 
 
 # Tokens that quantities.extract_quantities reads as a time of day.
@@ -164,7 +163,7 @@ _CLOCK = re.compile(r"\d{1,2}(?:am|pm)")
 
 
 @lru_cache(maxsize=200_000)
-def _content_stem(token: str) -> str | None:
+def content_stem(token: str) -> str | None:
     if len(token) < 2 or token in _NON_CONTENT or token.isdigit() or "'" in token:
         return None
     if token[0].isdigit() and _CLOCK.fullmatch(token):
@@ -174,7 +173,7 @@ def _content_stem(token: str) -> str | None:
 
 def content_stems(tokens: list[str] | tuple[str, ...]) -> list[str]:
     """Stems of the content tokens, in order (duplicates kept)."""
-    return [s for s in map(_content_stem, tokens) if s is not None]
+    return [s for s in map(content_stem, tokens) if s is not None]
 
 
 #: What `normalize` keeps (runs of word characters, % and currency signs); the other ASCII.
@@ -195,13 +194,6 @@ _NON_CONTENT = STOPWORDS | NUMBER_WORDS | UNIT_WORDS
 
 # --------------------------------------------------------------------------- cue words
 
-NEGATION_WORDS = frozenset(
-    """not no never none nobody nothing neither nor cannot without unable lack lacks
-    lacking fails fail failed absent excluded prohibited forbidden""".split()
-)
-# "no more than 4" is a bound, not a negation ("no longer requires" is one); "not only"
-# adds rather than denies.
-_COMPARATIVES = frozenset("more less later earlier sooner fewer longer".split())
 HEDGE_WORDS = frozenset(
     """may might possibly possible potentially likely unlikely probably perhaps suggest
     suggests suggested suggesting thought believed reportedly appears appear seems seem
@@ -225,68 +217,6 @@ CERTAINTY_WORDS = frozenset(
     """always all every definitely certainly guaranteed guarantee proven proves never
     completely entirely totally cure cures will""".split()
 )
-
-
-def is_negation(token: str) -> bool:
-    """True for a negation cue, including contractions (``doesn't``, ``won't``)."""
-    return token in NEGATION_WORDS or token.endswith("n't")
-
-
-# A negation's scope ends with its clause: "(super well done, no pink) and crispy fries",
-# "not good either. Disappointed", "haven't tried yet but I will go back".
-_CLAUSE_END = re.compile(r"[.;:!?()\[\]]|\s[-–—]+\s|\bbut\b", re.I)
-
-
-def negated_stems(text: str, tokens: list[str], window: int = 5) -> set[str]:
-    """Content stems that `text` (whose `tokens` are given) denies: those in the scope of a
-    negation cue (the next `window` tokens of its clause) and asserted nowhere else in it.
-    Scoping, rather than 'does the sentence contain not', keeps 'take with food; do not
-    exceed 4 doses' from contradicting 'take with food'; "cut sprouted potatoes ..., careful
-    not to break the sprouts" still asserts the sprouts."""
-    if NEGATION_WORDS.isdisjoint(tokens) and (
-        "n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens)
-    ):
-        return set()  # the common case, checked at C speed
-    scoped: set[str] = set()
-    asserted: set[str] = set()
-    for clause in _CLAUSE_END.split(text):
-        words = tokenize(clause)
-        inside: set[int] = set()
-        for i, tok in enumerate(words):
-            if is_negation(tok) and not _no_denial(words, i):
-                inside.update(range(i + 1, i + 1 + window))
-        for i, t in enumerate(words):
-            if (s := _content_stem(t)) is not None:
-                (scoped if i in inside else asserted).add(s)
-    return scoped - asserted
-
-
-def _no_denial(tokens: Sequence[str], i: int) -> bool:
-    """The negation cue at `i` denies nothing: "no more than 4", "not only", "whether or
-    not", "if the tenant does not agree" (a condition), "has failed, and" ("failed to
-    reach orbit" denies the reaching)."""
-    after = tokens[i + 1 : i + 3]
-    if after[:1] == ["only"] or EXCLUSIVE.intersection(after[:2]) or negates_a_bound(tokens, i):
-        return True  # "not only", "nothing but salt", "nothing else except salt"
-    if (i > 0 and tokens[i - 1] in {"whether", "if", "or"}) or (
-        tokens[i] in {"fail", "fails", "failed"} and after[:1] != ["to"]
-    ):
-        return True  # "whether or not", "with or without"
-    return "if" in tokens[max(0, i - 4) : i]
-
-
-#: After a negation, words that make it say "only": "nothing but salt", "not only".
-EXCLUSIVE = frozenset({"only", "but", "except", "besides"})
-
-
-def negates_a_bound(tokens: Sequence[str], i: int) -> bool:
-    """The negation at `i` turns a bound round, and denies nothing: "not more than 4",
-    "do not take more than 6" (which is "take no more than 6")."""
-    after = tokens[i + 1 : i + 4]
-    return any(
-        len(pair) == 2 and pair[0] in _COMPARATIVES and pair[1] == "than"
-        for pair in (after[:2], after[1:3])
-    )
 
 
 def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:

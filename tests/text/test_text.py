@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from halgate.models import Document
+from halgate.text.negation import negated_stems
 from halgate.text.quantities import comparable, extract_quantities, quantity_matches
 from halgate.text.words import (
     content_stems,
     entities_decoded,
     hedge_cues,
     hedge_scope,
-    negated_stems,
     proper_names,
     sentence_spans,
     stem,

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...evidence.index import Hit, Passage
+from ...text.negation import negated_stems
 from ...text.quantities import Quantity, extract_quantities
 from ...text.words import (
     content_stems,
     entities_decoded,
     hedge_cues,
-    negated_stems,
     proper_names,
     tokenize,
 )

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from ...evidence.index import Passage, make_passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS, Leaf, key_parts
-from ...text.words import is_negation, stem, tokenize
+from ...text.negation import is_negation
+from ...text.words import stem, tokenize
 from .conventions import LISTING_AFFIRMING, LISTING_KEY_STEMS
 from .opening_hours import (
     DAY_NAMES,

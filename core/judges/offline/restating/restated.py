@@ -16,16 +16,9 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import EvidenceIndex, Passage
+from ....text.negation import EXCLUSIVE, is_negation, negates_a_bound
 from ....text.values import value_words
-from ....text.words import (
-    EXCLUSIVE,
-    MONTHS,
-    WEEKDAYS,
-    content_stems,
-    is_negation,
-    negates_a_bound,
-    normalize,
-)
+from ....text.words import MONTHS, WEEKDAYS, content_stems, normalize
 from ..features import Alignment, ClaimFeatures
 from .runs import run_at
 
