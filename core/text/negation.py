@@ -26,8 +26,9 @@ def is_negation(token: str) -> bool:
 
 
 # A negation's scope ends with its clause: "(super well done, no pink) and crispy fries",
-# "not good either. Disappointed", "haven't tried yet but I will go back".
-_CLAUSE_END = re.compile(r"[.;:!?()\[\]]|\s[-–—]+\s|\bbut\b", re.I)
+# "not good either. Disappointed", "haven't tried yet but I will go back"; or its line
+# ("Don't forget to add\nParking valet is $53 a day").
+_CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|\s[-–—]+\s|\bbut\b", re.I)
 
 
 def negated_stems(text: str, tokens: list[str], window: int = 5) -> set[str]:
@@ -38,6 +39,12 @@ def negated_stems(text: str, tokens: list[str], window: int = 5) -> set[str]:
     not to break the sprouts" still asserts the sprouts."""
     scoped, asserted = _scopes(text, tokens, window)
     return scoped - asserted
+
+
+def negation_scope(text: str, tokens: list[str], window: int = 5) -> set[str]:
+    """Every content stem `text` puts under a negation, asserted elsewhere in it or not
+    ("the new sit-out rule: castaways may not sit out" puts 'sit' under one)."""
+    return _scopes(text, tokens, window)[0]
 
 
 def _scopes(text: str, tokens: list[str], window: int) -> tuple[set[str], set[str]]:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates, demonyms
+from ...text.negation import negated_stems, negation_scope
 from ...text.quantities import Quantity, quantity_matches
 from ...text.values import value_words
-from ...text.words import is_content, tokenize
+from ...text.words import content_stems, hedge_scope, is_content, sentence_spans, tokenize
 from .attribution import initials_written, resolve_reference, spelled_out, unnamed_sources
 from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
@@ -285,7 +286,21 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
         return False
     claim_denies = bool(claim.negated & passage.stems)
     source_denies = bool(passage.negated & set(claim.stems))
-    return claim_denies != source_denies
+    if claim_denies == source_denies:
+        return False
+    if source_denies:
+        denied = passage.negated & set(claim.stems)
+        return not _claim_denies_too(claim, passage) and _denied_beside(claim, passage, denied)
+    # A word both put under a negation is denied by both, though one side also says it
+    # plainly ("the new sit-out rule: castaways are not allowed to sit out").
+    return not claim.negated & negation_scope(passage.text, list(passage.tokens))
+
+
+def _claim_denies_too(claim: ClaimFeatures, passage: Passage) -> bool:
+    """The claim puts under a negation a word the passage denies: both deny that act, though
+    the claim also names it plainly ("the new sit-out rule: castaways are not allowed to
+    sit out" and "castaways could not sit out consecutive challenges")."""
+    return bool(passage.negated & negation_scope(claim.body, list(claim.tokens)))
 
 
 def _denies_elsewhere(claim: ClaimFeatures, passage: Passage, best: Passage) -> bool:
@@ -293,7 +308,31 @@ def _denies_elsewhere(claim: ClaimFeatures, passage: Passage, best: Passage) -> 
     word the claim asserts and the best passage does not hold."""
     if _EXCEPTIONS & set(claim.tokens) or len(set(claim.stems) & passage.stems) < 2:
         return False
-    return bool(passage.negated & (set(claim.stems) - claim.negated - best.stems))
+    denied = passage.negated & (set(claim.stems) - claim.negated - best.stems)
+    return (
+        bool(denied)
+        and not _claim_denies_too(claim, passage)
+        and _denied_beside(claim, passage, denied)
+    )
+
+
+def _denied_beside(claim: ClaimFeatures, passage: Passage, denied: frozenset[str]) -> bool:
+    """A sentence of the passage that denies one of `denied` shares two words with the
+    claim: in a review of many sentences, "the lack of service and attention" denies
+    nothing of "a sports bar that offers barbeque and restaurant services"."""
+    spans = sentence_spans(passage.text)
+    if len(spans) < 2:
+        return True  # the passage is the sentence (and a record field's denial is its value's)
+    wanted = set(claim.stems)
+    for start, end in spans:
+        sentence = passage.text[start:end]
+        tokens = tokenize(sentence)
+        if (
+            negated_stems(sentence, tokens) & denied
+            and len(wanted.intersection(content_stems(tokens))) >= 2
+        ):
+            return True
+    return False
 
 
 def _hedge_mismatch(
@@ -305,13 +344,22 @@ def _hedge_mismatch(
     Not a mismatch when another passage states the claim just as well without hedging.
     """
     need = min(min_stems, len(wanted))
-    if claim.hedged or len(best.hedged & wanted) < need:
+    if claim.hedged or len(best.hedged & wanted) < need or not _hedged_together(best, wanted, need):
         return False
     best_cov = _cover(wanted, best.stems)
     return not any(
         len(h.passage.hedged & wanted) < need and _cover(wanted, h.passage.stems) >= best_cov
         for h in ranked
     )
+
+
+def _hedged_together(passage: Passage, wanted: set[str], need: int) -> bool:
+    """One sentence of the passage hedges `need` of the claim's words: in a review of many
+    sentences, 'around 2pm' and 'possible' hedge nothing of the bar the claim describes."""
+    spans = sentence_spans(passage.text)
+    if len(spans) < 2:
+        return True
+    return any(len(hedge_scope(passage.text[a:b])[1] & wanted) >= need for a, b in spans)
 
 
 def _citation(
