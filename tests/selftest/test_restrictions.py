@@ -17,7 +17,11 @@ from .helpers import apply
             "Unused tickets can be refunded within 14 days.",
             "Tickets can be refunded within 14 days.",
         ),
-        ("Refunds go only to the original card.", "Refunds go to the original card."),
+        (
+            "You can put the flag out only after you have removed the blue field.",
+            "You can put the flag out.",
+        ),
+        ("The pass is free, provided you show an ID card.", "The pass is free."),
         (  # a list item's number goes with the condition that opens it
             "2  If you mail the form, you will wait 3 weeks.",
             "You will wait 3 weeks.",
@@ -40,9 +44,16 @@ def test_a_sentence_without_a_restriction_is_skipped():
         "You must declare all conditions; if you do not, a claim may be declined.",
         # A condition given as an example restricts nothing.
         "Some claims may take longer, for example if we need a medical report.",
+        # A bare 'only' narrows the words it names: without it the claim says less, not
+        # more ('Refunds go to the original card' still holds).
+        "Refunds go only to the original card.",
+        "The village has a population of only a few thousand people.",
+        # An 'if' that asks, and a 'provided' that is a verb, are no conditions.
+        "It is important to first identify if this oiliness is natural or due to hygiene.",
+        "When a business has provided good service to its customers, they trust it.",
     ],
 )
-def test_a_clause_or_example_is_no_condition_to_drop(sentence):
+def test_what_restricts_nothing_is_not_dropped(sentence):
     assert apply("condition_dropped", sentence) is None
 
 
