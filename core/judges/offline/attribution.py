@@ -32,10 +32,16 @@ _REFERENCES = [
         rf"\b(?:the |your |under the |in the )(?P<src>(?:[\w.£$'-]+ ){{0,4}}?(?:{_DOC_NOUN}))\b",
         re.I,
     ),
+    # A citation in brackets: "(Passage 2, point 4)", "(passage 1:4)", "(Source 3)". Its
+    # numbers name a source and a place in it, not values the claim states.
+    re.compile(
+        r"\((?P<src>(?:passages?|documents?|docs?|sources?|references?|refs?)\s*#?\d[^()]{0,40})\)",
+        re.I,
+    ),
 ]
 _CUE = CaselessTest(
     rf"\b(?:according|stated|noted|described|mentioned|outlined|explained|specified|listed"
-    rf"|{_DOC_NOUN})\b"
+    rf"|{_DOC_NOUN})\b|\((?:passage|document|doc|source|ref)"
 )
 _GENERIC = frozenset(content_stems(tokenize("older newer current latest new old previous")))
 
