@@ -229,7 +229,7 @@ def _name_known(
         return True
 
     def known(t: str) -> bool:
-        forms: tuple[str, ...] = (t, t + "'s", t.removesuffix("s"))
+        forms: tuple[str, ...] = (t, t + "'s", t.removesuffix("s"), t + "s")  # both ways
         if t.endswith("s"):
             forms += (t[:-1] + "'s",)  # a plural with an apostrophe: "TVs" / "TV's"
         if any(f in v for f in forms for v in vocabs):

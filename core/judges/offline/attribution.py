@@ -140,13 +140,30 @@ def unnamed_sources(
 
 def spelled_out(code: str, docs: list[DocumentIndex]) -> bool:
     """Whether a document spells the capitals `code` out as a run of capitalised words
-    ("UN" for "United Nations", "the BBC" for "British Broadcasting Corporation"): a
-    source named by its initials is a named source."""
+    ("UN" for "United Nations", "the BBC" for "British Broadcasting Corporation"; "WWII"
+    for "World War II", a number ending it written either way): a source named by its
+    initials is a named source."""
+    runs = [_initials_run(code)]
+    numbered = _NUMBERED.match(code)
+    if numbered and (letters := _initials_run(numbered[1])):
+        numeral = numbered[2]
+        runs.append(rf"{letters}\s+(?:{numeral}|{_ROMAN.get(numeral, numeral)})")
+    patterns = [re.compile(rf"\b{r}\b") for r in runs if r]
+    return any(p.search(d.text) for p in patterns for d in docs)
+
+
+def _initials_run(code: str) -> str | None:
+    """The pattern of capitalised words whose initials spell `code` (None: no such code)."""
     if not (2 <= len(code) <= 6 and code.isalpha() and code.isupper()):
-        return False
-    run = r"\s+(?:(?:of|the|and|for|de)\s+)?".join(f"{c}[a-z]+" for c in code)
-    pattern = re.compile(rf"\b{run}\b")
-    return any(pattern.search(d.text) for d in docs)
+        return None
+    return r"\s+(?:(?:of|the|and|for|de)\s+)?".join(f"{c}[a-z]+" for c in code)
+
+
+#: A code of capitals ending in a number, Roman or Arabic ("WWII", "WW2").
+_NUMBERED = re.compile(r"^([A-Z]{2,6}?)(II|III|IV|VI{0,3}|IX|X|[1-9])$")
+_ROMAN = {"II": "2", "III": "3", "IV": "4", "V": "5", "VI": "6", "VII": "7", "VIII": "8",
+          "IX": "9", "X": "10"}  # fmt: skip
+_ROMAN |= {v: k for k, v in _ROMAN.items()}
 
 
 def initials_written(name: str, docs: list[DocumentIndex]) -> bool:

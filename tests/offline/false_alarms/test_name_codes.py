@@ -51,3 +51,30 @@ def test_a_place_is_named_by_the_word_for_its_people_only() -> None:
     assert "christian" not in demonyms("chris")  # a longer name is another name
     (judged,) = offline_claims("Most of the crews come from Norway and train in summer.", [GUIDE])
     assert judged.signals["names_missing"] == ["Norway"]
+
+
+HISTORY = Document(
+    doc_id="history",
+    text=(
+        "The harbour was rebuilt after World War II. "
+        "Many Icelanders and Faroese Islanders fished from it in the 1950s."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The harbour was rebuilt after WWII.",  # a numbered code: 'World War II'
+        "The harbour was rebuilt after WW2.",  # its number written otherwise
+        "A Faroese Islander fished from the harbour in the 1950s.",  # one of the Islanders
+    ],
+)
+def test_a_numbered_code_or_a_singular_names_what_the_sources_name(claim: str) -> None:
+    (judged,) = offline_claims(claim, [HISTORY])
+    assert judged.signals["names_missing"] == [], judged.rationale
+
+
+def test_a_numbered_code_the_sources_do_not_spell_out_is_still_missing() -> None:
+    (judged,) = offline_claims("The harbour was rebuilt after WWI and WWIII.", [HISTORY])
+    assert "WWIII" in judged.signals["names_missing"]
