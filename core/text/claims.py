@@ -44,6 +44,9 @@ _AUX = frozenset(
     must may might shall won't can't isn't aren't wasn't weren't doesn't don't didn't""".split()
 )
 _LEAD_INTERJECTION = re.compile(r"^(?:yes|no|sure|okay|ok|certainly|absolutely)[,.!]\s+", re.I)
+# A reply that opens with an acknowledgement alone ("Sure!", "Certainly."): not "Yes." or
+# "No.", which answer a question and may be wrong.
+_ACKNOWLEDGEMENT = re.compile(r"(?:sure|okay|ok|certainly|absolutely|of course)\s*[.!]*$", re.I)
 _SOURCE = (
     r"(?:documents?|passages?|sources?|context|excerpts?|materials?|articles?|provided text"
     r"|(?:provided|given|available) information|information (?:provided|given|available))"
@@ -73,6 +76,7 @@ _ABSTENTION = re.compile(
             r"don't|did not|didn't|was unable|were unable|am unable|are unable)\b[^.]*\b(?:find|"
             r"answer|determine|say|tell|confirm|locate|see|know|provide|verify|based)\b",
             r"^(?:(?:I am|I'm|we are|we're) )?(?:unable|impossible|not possible|not able) to\b",
+            r"\b(?:unable|not able) to answer\b",
             r"\bthere (?:is|was|are) no (?:information|mention|data|indication|details?|record)\b",
             r"\b(?:insufficient|not enough|no relevant) (?:information|context|data|details?)\b",
             r"\bno information (?:is|was) (?:available|provided|given)\b",
@@ -124,6 +128,8 @@ def extract_claims(answer: str, case_id: str, system: str) -> list[Claim]:
 
 def _is_meta(sentence: str) -> bool:
     s = sentence.strip()
+    if _ACKNOWLEDGEMENT.match(s):
+        return True  # "Sure!": a reply's opening, no fact
     if _META.match(s) and (s.endswith(":") or len(tokenize(s)) <= 12):
         return True
     return s.endswith(":") and len(tokenize(s)) <= 8 and not extract_quantities(s)

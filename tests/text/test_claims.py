@@ -90,6 +90,9 @@ def test_claims_are_sentences_or_clauses(answer: str, expected: list[str]) -> No
         "Is it safe?",
         "Here is a summary of the policy:",
         "Yes.",
+        "Sure!",  # an acknowledgement opening a reply
+        "Certainly.",
+        "Based on the provided passages, it is unable to answer the question with confidence.",
     ],
 )
 def test_abstentions_advice_and_meta_give_no_claims(answer: str) -> None:
@@ -111,6 +114,12 @@ def test_headings_give_no_claims_but_what_follows_them_does() -> None:
     # A colon inside a longer line is not a heading.
     assert texts("Refunds take 5 days for the following cards:") == [
         "Refunds take 5 days for the following cards"
+    ]
+
+
+def test_an_acknowledgement_word_inside_a_fact_keeps_it() -> None:
+    assert texts("Sure! The store is sure to open at 9 am.") == [
+        "The store is sure to open at 9 am."
     ]
 
 
