@@ -1,6 +1,7 @@
 """A restatement that keeps the source's meaning in other words is no flip and drops
-nothing: 'unable to' says what 'can not' says, and a claim that states the very words an
-'only' narrows ('a small amount of salt') keeps the source's restriction."""
+nothing: 'unable to' says what 'can not' says, a claim that states the very words an
+'only' narrows ('a small amount of salt') keeps the source's restriction, and 'not only'
+restricts nothing ('not only is the flat in need of repair, ...')."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ DOC = Document(
     text=(
         "If you can not delete the printer, right-click it again and click Run as "
         "administrator. Season the roast with only a small amount of salt but lots of "
-        "pepper. Refunds are given only if the ticket is unused."
+        "pepper. Refunds are given only if the ticket is unused. The flat has a catch: not "
+        "only is it in dire need of renovation, the lease ends in three years."
     ),
 )
 
@@ -30,6 +32,7 @@ def _rule_verdict(answer: str):
         "If you are unable to delete the printer, right-click it again and click Run as "
         "administrator.",
         "Season the roast with a small amount of salt but lots of pepper.",
+        "The flat needs renovation.",
     ],
 )
 def test_the_same_meaning_in_other_words_is_supported(claim: str) -> None:

@@ -371,6 +371,8 @@ def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
         cue = passage[k]
         if cue not in _CUES or cue in claim or _keeps_what_only_names(cue, passage[k + 1 :], stems):
             continue
+        if cue == "only" and k > 0 and passage[k - 1] == "not":
+            continue  # "not only is it in need of renovation": it adds, restricting nothing
         clause = content_stems(list(passage[k + 1 : k + 9]))
         if cue in {"unused", "unopened", "only"} or sum(s in stems for s in clause) < 0.5 * len(
             clause
