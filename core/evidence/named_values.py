@@ -99,6 +99,10 @@ def age_stated(body: str, q: Quantity, names: Iterable[str], index: EvidenceInde
     was 19"."""
     if q.kind != "number" or q.unit != "year" or not _AGE_SAID.match(body, q.end):
         return False
+    # The claim's first word too, when it has a capital: "Keating, a 21-year-old striker"
+    # opens with a name the name finder cannot tell from a sentence's start.
+    first = body.split(maxsplit=1)[0].strip(",.;:'\"") if body.strip() else ""
+    names = [*names, first] if first[:1].isupper() else names
     people = {w for n in names for w in n.split() if len(w) > 1}
     if not people:
         return False

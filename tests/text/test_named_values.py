@@ -86,6 +86,9 @@ def test_a_number_naming_a_document_is_a_reference() -> None:
         ("He sailed for 37 years.", ["Louis Jordan"], False),  # a period, not an age
         ("Tsarnaev was only 19 years old at the time.", ["Tsarnaev"], True),
         ("Tsarnaev was only 20 years old at the time.", ["Tsarnaev"], False),
+        # a name opening the claim, which the name finder takes for a sentence's start
+        ("Jordan, a 37-year-old sailor, survived.", [], True),
+        ("Jordan, a 38-year-old sailor, survived.", [], False),
     ],
 )
 def test_an_age_is_stated_beside_the_persons_name(claim, names, stated) -> None:
