@@ -58,6 +58,8 @@ _SAY = (
 # Verbs that only describe what a text says: "X does not mention Y" is an abstention
 # whatever X is; "X does not cover Y" is one only when X is clearly a document.
 _SAY_ONLY = r"(?:say|mention|specify|state|tell|discuss|address|clarify|detail|list)"
+# A word that links an abstention to what came before ("Therefore, I cannot say ...").
+_CONNECTIVE = r"(?:(?:therefore|thus|so|however|unfortunately|in conclusion|in summary),?\s+)?"
 _ABSTENTION = re.compile(
     "|".join(
         f"(?:{p})"
@@ -72,8 +74,9 @@ _ABSTENTION = re.compile(
             rf"\b{_SOURCE}\b[^.]*?\b(?:is|are) silent\b|\bmakes? no mention\b",
             r"\bnot (?:explicitly |specifically |directly |clearly )?(?:mentioned|specified|stated|"
             rf"provided|addressed|covered|included|found|given|described|indicated)\b[^.]*\b{_SOURCE}",
-            r"^(?:I|we)(?: am| are)? (?:cannot|can ?not|can't|could not|couldn't|unable|do not|"
-            r"don't|did not|didn't|was unable|were unable|am unable|are unable)\b[^.]*\b(?:find|"
+            rf"^{_CONNECTIVE}(?:I|we)(?: am| are)? (?:cannot|can ?not|can't|could not|couldn't|"
+            r"unable|do not|don't|did not|didn't|was unable|were unable|am unable|are unable)\b"
+            r"[^.]*\b(?:find|"
             r"answer|determine|say|tell|confirm|locate|see|know|provide|verify|based)\b",
             r"^(?:(?:I am|I'm|we are|we're) )?(?:unable|impossible|not possible|not able) to\b",
             r"\b(?:unable|not able) to answer\b",

@@ -93,6 +93,7 @@ def test_claims_are_sentences_or_clauses(answer: str, expected: list[str]) -> No
         "Sure!",  # an acknowledgement opening a reply
         "Certainly.",
         "Based on the provided passages, it is unable to answer the question with confidence.",
+        "Therefore, I cannot say which is better, cycling or running, based on the passages.",
     ],
 )
 def test_abstentions_advice_and_meta_give_no_claims(answer: str) -> None:
