@@ -285,11 +285,10 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
     if _EXCEPTIONS & set(claim.tokens):
         return False
     claim_denies = bool(claim.negated & passage.stems)
-    source_denies = bool(passage.negated & set(claim.stems))
-    if claim_denies == source_denies:
+    denied = passage.negated & set(claim.stems)
+    if claim_denies == bool(denied):
         return False
-    if source_denies:
-        denied = passage.negated & set(claim.stems)
+    if denied:
         return not _claim_denies_too(claim, passage) and _denied_beside(claim, passage, denied)
     # A word both put under a negation is denied by both, though one side also says it
     # plainly ("the new sit-out rule: castaways are not allowed to sit out").
@@ -320,12 +319,11 @@ def _denied_beside(claim: ClaimFeatures, passage: Passage, denied: frozenset[str
     """A sentence of the passage that denies one of `denied` shares two words with the
     claim: in a review of many sentences, "the lack of service and attention" denies
     nothing of "a sports bar that offers barbeque and restaurant services"."""
-    spans = sentence_spans(passage.text)
-    if len(spans) < 2:
+    sentences = _sentences(passage)
+    if not sentences:
         return True  # the passage is the sentence (and a record field's denial is its value's)
     wanted = set(claim.stems)
-    for start, end in spans:
-        sentence = passage.text[start:end]
+    for sentence in sentences:
         tokens = tokenize(sentence)
         if (
             negated_stems(sentence, tokens) & denied
@@ -356,10 +354,14 @@ def _hedge_mismatch(
 def _hedged_together(passage: Passage, wanted: set[str], need: int) -> bool:
     """One sentence of the passage hedges `need` of the claim's words: in a review of many
     sentences, 'around 2pm' and 'possible' hedge nothing of the bar the claim describes."""
+    sentences = _sentences(passage)
+    return not sentences or any(len(hedge_scope(s)[1] & wanted) >= need for s in sentences)
+
+
+def _sentences(passage: Passage) -> list[str]:
+    """The sentences of a passage of several (a review kept whole as a record field), else none."""
     spans = sentence_spans(passage.text)
-    if len(spans) < 2:
-        return True
-    return any(len(hedge_scope(passage.text[a:b])[1] & wanted) >= need for a, b in spans)
+    return [passage.text[a:b] for a, b in spans] if len(spans) > 1 else []
 
 
 def _citation(
