@@ -43,10 +43,12 @@ _AUX = frozenset(
     """is are was were be been being has have had do does did can could will would should
     must may might shall won't can't isn't aren't wasn't weren't doesn't don't didn't""".split()
 )
-_LEAD_INTERJECTION = re.compile(r"^(?:yes|no|sure|okay|ok|certainly|absolutely)[,.!]\s+", re.I)
+#: Words that acknowledge a request ("Sure!", "Certainly, here is ...").
+_ACKNOWLEDGING = r"sure|okay|ok|certainly|absolutely"
+_LEAD_INTERJECTION = re.compile(rf"^(?:yes|no|{_ACKNOWLEDGING})[,.!]\s+", re.I)
 # A reply that opens with an acknowledgement alone ("Sure!", "Certainly."): not "Yes." or
 # "No.", which answer a question and may be wrong.
-_ACKNOWLEDGEMENT = re.compile(r"(?:sure|okay|ok|certainly|absolutely|of course)\s*[.!]*$", re.I)
+_ACKNOWLEDGEMENT = re.compile(rf"(?:{_ACKNOWLEDGING}|of course)\s*[.!]*$", re.I)
 _SOURCE = (
     r"(?:documents?|passages?|sources?|context|excerpts?|materials?|articles?|provided text"
     r"|(?:provided|given|available) information|information (?:provided|given|available))"
@@ -104,7 +106,7 @@ _ADVICE = re.compile(
     re.I,
 )
 _META = re.compile(
-    r"^(?:(?:sure|okay|ok|certainly|absolutely)[,!.]?\s+)?"
+    rf"^(?:(?:{_ACKNOWLEDGING})[,!.]?\s+)?"
     r"(?:here(?:'s| is| are)|below (?:is|are)|the following|in summary|to summari[sz]e|"
     r"overall|i hope|hope this|let me know|based on the (?:provided|given|above))\b[^.]*[:!]?$",
     re.I,
