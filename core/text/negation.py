@@ -15,6 +15,9 @@ NEGATION_WORDS = frozenset(
     """not no never none nobody nothing neither nor cannot without unable lack lacks
     lacking fails fail failed absent excluded prohibited forbidden""".split()
 )
+#: A prefix written as its own word ("non-refundable", "non-accommodating"): it denies the
+#: one word it is joined to, not the clause.
+PREFIX_NEGATIONS = frozenset({"non"})
 # "no more than 4" is a bound, not a negation ("no longer requires" is one); "not only"
 # adds rather than denies.
 _COMPARATIVES = frozenset("more less later earlier sooner fewer longer".split())
@@ -47,10 +50,28 @@ def negation_scope(text: str, tokens: list[str], window: int = 5) -> set[str]:
     return _scopes(text, tokens, window)[0]
 
 
+def prefixed_alike(a: Sequence[str], b: Sequence[str]) -> frozenset[str]:
+    """Content stems both token lists write with the negating prefix ("nonfiction" and
+    "non-fiction"): one word, the same on both sides, not a denial of the bare word."""
+    if "non" not in a or "non" not in b:
+        return frozenset()  # the common case
+    return _prefixed(a) & _prefixed(b)
+
+
+def _prefixed(tokens: Sequence[str]) -> frozenset[str]:
+    return frozenset(
+        s
+        for i, t in enumerate(tokens[:-1])
+        if t in PREFIX_NEGATIONS and (s := content_stem(tokens[i + 1])) is not None
+    )
+
+
 def _scopes(text: str, tokens: list[str], window: int) -> tuple[set[str], set[str]]:
     """The stems in a negation's scope, and those outside every scope."""
-    if NEGATION_WORDS.isdisjoint(tokens) and (
-        "n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens)
+    if (
+        NEGATION_WORDS.isdisjoint(tokens)
+        and PREFIX_NEGATIONS.isdisjoint(tokens)
+        and ("n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens))
     ):
         return set(), set()  # the common case, checked at C speed
     scoped: set[str] = set()
@@ -60,7 +81,10 @@ def _scopes(text: str, tokens: list[str], window: int) -> tuple[set[str], set[st
         inside: set[int] = set()
         for i, tok in enumerate(words):
             if is_negation(tok) and not _no_denial(words, i):
-                inside.update(range(i + 1, i + 1 + window))
+                end = i + 1 + window  # a prefix is part of its word: it takes no room
+                inside.update(range(i + 1, end + words[i + 1 : end].count("non")))
+            elif tok in PREFIX_NEGATIONS:
+                inside.add(i + 1)
         for i, t in enumerate(words):
             if (s := content_stem(t)) is not None:
                 (scoped if i in inside else asserted).add(s)

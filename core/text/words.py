@@ -79,7 +79,7 @@ STOPWORDS = frozenset(
     doing have has had having it its it's itself they them their theirs he him his she her
     hers we us our ours you your yours i me my mine also just only very too more most less
     least much many some any all each every both either neither other another such same own
-    can could may might must shall should will would not no nor never none yes about above
+    can could may might must shall should will would not no nor never none non yes about above
     below after before during between among through throughout under until while because
     although though however therefore thus hence whether again further once always often
     sometimes usually still yet already even ever now well one ones i'm you're we're they're
@@ -116,7 +116,14 @@ def tokenize(text: str) -> list[str]:
 
 @lru_cache(maxsize=8192)
 def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(_TOKEN.findall(plain_letters(text.lower()).replace("’", "'")))
+    low = plain_letters(text.lower()).replace("’", "'")
+    if "non" in low:  # "nonflammable" is read as "non-flammable": the prefix is a negation
+        low = _JOINED_NON.sub("non ", low)
+    return tuple(_TOKEN.findall(low))
+
+
+#: A joined 'non' prefix before a word of four letters or more ('none', 'nonetheless' aside).
+_JOINED_NON = re.compile(r"\bnon(?!e)(?=[a-z]{4})")
 
 
 @lru_cache(maxsize=200_000)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates, demonyms
-from ...text.negation import negated_stems, negation_scope
+from ...text.negation import negated_stems, negation_scope, prefixed_alike
 from ...text.quantities import Quantity, quantity_matches
 from ...text.values import value_words
 from ...text.words import content_stems, hedge_scope, is_content, sentence_spans, tokenize
@@ -278,14 +278,13 @@ def _field(p: Passage) -> bool:
 
 
 def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
-    """One side denies what the other asserts, judged on the words they share.
-
-    "Not X unless Y" restates "X with Y", so a claim with an exception is not compared.
-    """
+    """One side denies what the other asserts, judged on the words they share; "not X
+    unless Y" restates "X with Y", so a claim with an exception is not compared."""
     if _EXCEPTIONS & set(claim.tokens):
         return False
-    claim_denies = bool(claim.negated & passage.stems)
-    denied = passage.negated & set(claim.stems)
+    alike = prefixed_alike(claim.tokens, passage.tokens)  # "nonfiction" on both sides
+    claim_denies = bool((claim.negated - alike) & passage.stems)
+    denied = (passage.negated - alike) & set(claim.stems)
     if claim_denies == bool(denied):
         return False
     if denied:

@@ -16,7 +16,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import EvidenceIndex, Passage
-from ....text.negation import EXCLUSIVE, is_negation, negates_a_bound
+from ....text.negation import EXCLUSIVE, PREFIX_NEGATIONS, is_negation, negates_a_bound
 from ....text.values import value_words
 from ....text.words import MONTHS, WEEKDAYS, content_stems, normalize
 from ..features import Alignment, ClaimFeatures
@@ -27,7 +27,10 @@ RESTATES = 0.8
 #: Words a passage may hold before the claim's first matched word and still negate it
 #: ('Never operate', 'must not wear').
 _REACH = 3
-_NEGATIONS = frozenset("not no never none nobody nothing neither nor cannot".split())
+# 'non' of "non-refundable" turns its word round as 'not' does ("not refundable").
+_NEGATIONS = (
+    frozenset("not no never none nobody nothing neither nor cannot".split()) | PREFIX_NEGATIONS
+)
 # with "always", the word that "never" turns round; and the weekdays and months, values
 # whose slot is compared apart ('died Monday' restates 'died Saturday' with another day).
 _NEGATION_STEMS = frozenset(
@@ -187,7 +190,7 @@ def _turns_round(words: list[str], k: int) -> bool:
     condition ("if the tenant does not agree, either side ...": the copy drops the
     condition, a finding of its own)."""
     return (
-        is_negation(words[k])
+        (is_negation(words[k]) or words[k] in PREFIX_NEGATIONS)
         and EXCLUSIVE.isdisjoint(words[k + 1 : k + 3])
         and _CONDITIONALS.isdisjoint(words[max(0, k - 4) : k])  # "if ... does not agree"
     )

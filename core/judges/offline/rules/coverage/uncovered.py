@@ -1,4 +1,5 @@
-"""Uncovered: too few of the claim's content words are in any evidence passage."""
+"""Uncovered: too few of the claim's content words are in its evidence (the best passage,
+or a few passages together)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,13 @@ class Uncovered(Rule):
         return coverage(e) < e.thresholds.partial_coverage
 
     def reason(self, e: RuleInput) -> str:
+        # The share is of the evidence, not of the sources: words spread over unrelated
+        # passages do not support a claim, and the reviewer is told where they are.
+        held, anywhere = coverage(e), e.alignment.doc_coverage
+        elsewhere = f" ({anywhere:.0%} are somewhere in the sources)" if anywhere > held else ""
         return (
-            f"Unsupported: only {coverage(e):.0%} of the "
-            "claim's content words are in any evidence passage."
+            f"Unsupported: only {held:.0%} of the claim's content words are in its "
+            f"evidence{elsewhere}."
         )
 
 
