@@ -108,3 +108,54 @@ def test_a_number_in_the_place_of_another_is_found_even_one_stated_elsewhere(
     text = sentence[claim.split()[0]]
     passage = cast(Passage, SimpleNamespace(text=text, tokens=tuple(tokenize(text))))
     assert swapped_number(claim_features(claim), passage) == found
+
+
+SALES = Document(
+    doc_id="sales",
+    text=(
+        "The novel became a surprise hit. Since it was published in March it has sold "
+        "more than 55,000 copies, according to figures from Nielsen. The author lives in "
+        "New York. FIFO queues process up to 300 messages per second. Requests carry an "
+        "X-Nimbus-Key header."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "about"),
+    [
+        # the source a claim names is blanked from its tokens; the name slot reads it whole
+        (
+            "Since it was published in March it has sold more than 55,000 copies, "
+            "according to figures from New York.",
+            "new york for nielsen",
+        ),
+        # a name that opens the claim is found without every part of its joined word
+        (
+            "X-Nimbus-Key queues process up to 300 messages per second.",
+            "x nimbus key for fifo",
+        ),
+    ],
+)
+def test_a_name_swapped_in_a_named_source_or_at_the_start_is_found(
+    claim: str, about: str
+) -> None:
+    task = JudgeTask(case=CASE, documents=[SALES], answers={"s": claim})
+    (judged,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    assert judged.deciding_rule == "name_swapped", judged.rationale
+    assert about in judged.rationale
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Since it was published in March it has sold more than 55,000 copies, "
+        "according to figures from Nielsen.",
+        "According to Nielsen figures, it has sold more than 55,000 copies since March.",
+        "FIFO queues process up to 300 messages per second.",
+    ],
+)
+def test_the_same_names_are_no_swap(claim: str) -> None:
+    task = JudgeTask(case=CASE, documents=[SALES], answers={"s": claim})
+    (judged,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
+    assert judged.verdict is Verdict.SUPPORTED, judged.rationale

@@ -119,7 +119,11 @@ def restatement_of(
     return Restatement(
         polarity=_slot(c, p, polarity_flip),
         restriction=_slot(c, p, dropped_restriction),
-        name=_slot(c, changed if named is p else _changed(c, named), swapped_name),
+        name=_slot(
+            c,
+            changed if named is p and c.reference is None else _name_changed(c, named),
+            swapped_name,
+        ),
         actor=_slot(
             c, changed if p is not None else _party_changed(c, al, candidates), swapped_actor
         ),
@@ -134,6 +138,13 @@ def _party_changed(c: ClaimFeatures, al: Alignment, candidates: list[Passage]) -
     """The passage restated with the claim's parties aside, when the claim differs from it
     (asked only when no passage restates the claim with them)."""
     return _changed(c, party_restated(c, al, candidates))
+
+
+def _name_changed(c: ClaimFeatures, p: Passage | None) -> Passage | None:
+    """`_changed` for the name slot, which reads the claim's words whole: the source a
+    claim names ("according to figures from New York" for "... from Nielsen") is blanked
+    from its tokens, so a swap there changes none of them."""
+    return p if p is not None and slot_changed(c.words, p.tokens) else None
 
 
 def _changed(c: ClaimFeatures, p: Passage | None) -> Passage | None:

@@ -190,11 +190,12 @@ def party_restated(
 
 
 def opening_word(c: ClaimFeatures) -> list[str]:
-    """The stem of the claim's first word when it is a content word with a capital: the
-    name finder cannot tell a name there from a sentence's start ('Martin contributed to
-    this report'), so the sentence it restates is looked for without it as well."""
+    """The stems of the claim's first word when it has a capital: the name finder cannot
+    tell a name there from a sentence's start ('Martin contributed to this report'), so
+    the sentence it restates is looked for without it as well (every part of a joined
+    word: 'X-Nimbus-Key queues ...')."""
     words = c.body.split(maxsplit=1)
-    return content_stems(tokenize(words[0])[:1]) if words and words[0][:1].isupper() else []
+    return content_stems(tokenize(words[0])) if words and words[0][:1].isupper() else []
 
 
 def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
