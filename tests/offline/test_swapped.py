@@ -137,9 +137,7 @@ SALES = Document(
         ),
     ],
 )
-def test_a_name_swapped_in_a_named_source_or_at_the_start_is_found(
-    claim: str, about: str
-) -> None:
+def test_a_name_swapped_in_a_named_source_or_at_the_start_is_found(claim: str, about: str) -> None:
     task = JudgeTask(case=CASE, documents=[SALES], answers={"s": claim})
     (judged,) = OfflineJudge(use_model=False).judge_task(task).claims["s"]
     assert judged.deciding_rule == "name_swapped", judged.rationale
