@@ -229,7 +229,9 @@ def _name_known(
         return True
 
     def known(t: str) -> bool:
-        forms: tuple[str, ...] = (t, t + "'s", t.removesuffix("s"), t + "s")  # both ways
+        if any(t in v for v in vocabs):
+            return True  # the word as written (most names): the other forms are not built
+        forms: tuple[str, ...] = (t + "'s", t.removesuffix("s"), t + "s")  # plural both ways
         if t.endswith("s"):
             forms += (t[:-1] + "'s",)  # a plural with an apostrophe: "TVs" / "TV's"
         if any(f in v for f in forms for v in vocabs):
@@ -237,10 +239,9 @@ def _name_known(
         people = demonyms(t)  # "Americans" names America
         return any(f in v or f + "s" in v for f in people for v in vocabs)
 
-    if all(known(t) for t in tokens):
-        return True
     # "New York" / "NY": the code may stand for the whole name or for its unknown words.
-    unknown = [t for t in tokens if not known(t)]
+    if not (unknown := [t for t in tokens if not known(t)]):
+        return True
     if codes is None:
         codes = tuple(c for v in vocabs for c in _vocabulary_codes(v))
     whole = "".join(tokens)
