@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from ..text.bounds import range_of
 from ..text.quantities import Quantity, comparable, extract_quantities, quantity_matches
-from ..text.words import content_stems, is_content, tokenize
+from ..text.words import capitalised_first_word, content_stems, is_content, tokenize
 from .index import DocumentIndex, EvidenceIndex, Passage
 
 
@@ -101,8 +101,8 @@ def age_stated(body: str, q: Quantity, names: Iterable[str], index: EvidenceInde
         return False
     # The claim's first word too, when it has a capital: "Keating, a 21-year-old striker"
     # opens with a name the name finder cannot tell from a sentence's start.
-    first = body.split(maxsplit=1)[0].strip(",.;:'\"") if body.strip() else ""
-    names = [*names, first] if first[:1].isupper() else names
+    first = capitalised_first_word(body)
+    names = [*names, first] if first else names
     people = {w for n in names for w in n.split() if len(w) > 1}
     if not people:
         return False

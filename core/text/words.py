@@ -310,6 +310,15 @@ def _same_length(m: re.Match[str]) -> str:
     return char * len(ref) if len(char) == 1 else char.ljust(len(ref))[: len(ref)]
 
 
+def capitalised_first_word(text: str) -> str:
+    """The text's first word, its punctuation aside, when it has a capital ('Keating,'
+    gives 'Keating'; else ''): the name finder cannot tell a name there from a sentence's
+    start, so the rules that look for the claim's names take it as one as well."""
+    words = text.split(maxsplit=1)
+    first = words[0].strip(",.;:'\"()[]") if words else ""
+    return first if first[:1].isupper() else ""
+
+
 def proper_names(text: str) -> list[str]:
     """Capitalised word runs that look like names ('Broken Arrow', 'CDC', 'Dr Smith').
 

@@ -7,6 +7,7 @@ from halgate.models import Document
 from halgate.text.negation import negated_stems
 from halgate.text.quantities import comparable, extract_quantities, quantity_matches
 from halgate.text.words import (
+    capitalised_first_word,
     content_stems,
     entities_decoded,
     hedge_cues,
@@ -271,3 +272,17 @@ def test_the_judge_finds_each_number_of_a_list_without_spaces() -> None:
     docs = [Document(doc_id="irs", text="Distributions in boxes 1,2,3, and 5 are reported there.")]
     (judged,) = offline_claims("Distributions in boxes 1, 2, 3 and 5 are reported there.", docs)
     assert not judged.signals.get("numbers_unmatched"), judged.rationale
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("Keating, a 21-year-old striker", "Keating"),
+        ('"Martin contributed to this report."', "Martin"),
+        ("X-Nimbus-Key queues process messages", "X-Nimbus-Key"),
+        ("the striker Keating", ""),
+        ("", ""),
+    ],
+)
+def test_the_capitalised_first_word_is_read_once_for_every_rule(text: str, first: str) -> None:
+    assert capitalised_first_word(text) == first

@@ -17,7 +17,15 @@ from functools import lru_cache
 
 from ....evidence.index import Passage
 from ....text.letters import plain_letters
-from ....text.words import MONTHS, STOPWORDS, WEEKDAYS, content_stems, proper_names, tokenize
+from ....text.words import (
+    MONTHS,
+    STOPWORDS,
+    WEEKDAYS,
+    capitalised_first_word,
+    content_stems,
+    proper_names,
+    tokenize,
+)
 from ..features import Alignment, ClaimFeatures
 from .restated import restated_passage
 from .runs import run_at
@@ -194,8 +202,7 @@ def opening_word(c: ClaimFeatures) -> list[str]:
     tell a name there from a sentence's start ('Martin contributed to this report'), so
     the sentence it restates is looked for without it as well (every part of a joined
     word: 'X-Nimbus-Key queues ...')."""
-    words = c.body.split(maxsplit=1)
-    return content_stems(tokenize(words[0])) if words and words[0][:1].isupper() else []
+    return content_stems(tokenize(capitalised_first_word(c.body)))
 
 
 def swapped_name(c: ClaimFeatures, p: Passage) -> str | None:
