@@ -162,3 +162,23 @@ def test_a_value_or_bound_changed_where_it_hid_is_contradicted(
 ) -> None:
     (judged,) = _judged(source, claim)
     assert (judged.verdict, judged.deciding_rule) == (Verdict.CONTRADICTED, rule), judged.rationale
+
+
+def test_another_year_in_the_slot_of_the_sentences_is_contradicted() -> None:
+    """A year is a value like any other: 1980 for 1979 in the sentence it restates is
+    contradicted, though another line of the source names 1980 (it was let pass as one of
+    'a span's ends written in many ways', which a single slot is not)."""
+    source = (
+        "Snowfall records:\n1  Least snow fall: 10.2 inches in 1980.\n"
+        "2  Most snow fall recorded in 1979 in Rockford : 74.5 inches in one season."
+    )
+    claim = "Most snow fall recorded in 1980 in Rockford: 74.5 inches in one season."
+    (judged,) = _judged(source, claim)
+    assert judged.verdict == Verdict.CONTRADICTED, judged.rationale
+    assert judged.deciding_rule == "number_swapped"
+
+
+def test_a_years_short_form_is_the_same_year() -> None:
+    source = "He played for the club from 2001-2007 and then moved to Spain."
+    (judged,) = _judged(source, "He played for the club from 2001-07 and then moved to Spain.")
+    assert judged.verdict != Verdict.CONTRADICTED, judged.rationale

@@ -81,7 +81,7 @@ def _number_changed(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | N
             pass  # 'October' for 'July', 'six-month' for 'six-week': another value
         elif new is None or old is None or new == old:
             continue
-        elif _short_form(got, had) or (_years(got, had) and got not in passage):
+        elif _short_form(got, had):
             continue
         if claim.count(got) <= passage.count(got):
             # The sentence's own other value: which goes with which is not a slot, unless
@@ -123,13 +123,6 @@ _PERIODS = frozenset(
     for w in "second minute hour day week fortnight month year decade".split()
     for s in ("", "s")
 )
-
-
-def _years(a: str, b: str) -> bool:
-    """Two years: a span's ends are written in too many ways to read a change from one
-    slot (unless the claim moves one of the sentence's own years into the slot of the
-    other)."""
-    return a.isdigit() and b.isdigit() and len(a) == len(b) == 4
 
 
 def _short_form(a: str, b: str) -> bool:
