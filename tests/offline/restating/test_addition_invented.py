@@ -42,3 +42,11 @@ def test_a_copy_joined_to_what_the_evidence_holds_is_supported():
         (c.text, c.verdict, c.rationale) for c in judged
     ]
     assert not any(c.signals["addition_invented"] for c in judged)
+
+
+def test_an_invented_clause_that_reuses_a_word_of_the_copy_is_found():
+    """'the tablets' again in the added clause does not make it found: most of its words
+    are in no evidence."""
+    (judged,) = _judged(f"{COPY}, and a nurse must countersign the tablets in person.")
+    assert judged.verdict == Verdict.UNSUPPORTED, judged.rationale
+    assert judged.deciding_rule == "addition_invented"

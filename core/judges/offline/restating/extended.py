@@ -20,7 +20,8 @@ from .restated import prose_candidates
 
 #: Words the copied run must hold (shorter runs are common phrases, not a copy).
 _MIN_RUN = 8
-#: Content words the rest of the claim must add, none of them in the evidence.
+#: Content words the rest of the claim must add, none of them in the evidence (words of the
+#: copied run said again aside).
 _MIN_ADDED = 3
 
 
@@ -37,16 +38,22 @@ def invented_addition(
         added = _added(c.tokens, p.tokens)
         if added is None:
             continue
-        stems = set(content_stems(list(added)))
+        words, run = added
+        # A word of the copied run said again refers back to it ("..., and a supervisor
+        # must countersign the form"): it is no sign that the evidence holds the addition.
+        stems = set(content_stems(list(words))) - set(content_stems(list(run)))
         if len(stems) >= _MIN_ADDED and stems <= missing:
-            return " ".join(added)
+            return " ".join(words)
     return None
 
 
 @lru_cache(maxsize=20_000)
-def _added(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[str, ...] | None:
+def _added(
+    claim: tuple[str, ...], passage: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The claim's words after (or before) its longest run copied from the passage, when
-    that run is ``_MIN_RUN`` words or more and the claim is the run plus those words."""
+    that run is ``_MIN_RUN`` words or more and the claim is the run plus those words; and
+    the run."""
     m = SequenceMatcher(None, claim, passage, autojunk=False).find_longest_match(
         0, len(claim), 0, len(passage)
     )
@@ -55,4 +62,5 @@ def _added(claim: tuple[str, ...], passage: tuple[str, ...]) -> tuple[str, ...] 
     before, after = claim[: m.a], claim[m.a + m.size :]
     if before and after:
         return None  # words either side: an edited sentence, other rules read it
-    return before or after or None
+    added = before or after
+    return (added, claim[m.a : m.a + m.size]) if added else None
