@@ -234,7 +234,9 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
     for i, tok in enumerate(tokens):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
         prev = tokens[i - 1] if i else ""
-        if tok in HEDGE_WORDS and not (tok == "often" and prev == "how"):
+        if tok in HEDGE_WORDS and not (
+            (tok == "often" and prev == "how") or (tok == "may" and _is_month(prev, nxt))
+        ):
             cues.append((i, tok))
         elif tok in {"can", "could"} and nxt in _POSSIBILITY_VERBS:
             cues.append((i, f"{tok} {nxt}"))
@@ -245,6 +247,18 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
         ):
             cues.append((i, f"{tok} {nxt}"))
     return cues
+
+
+#: Words before 'may' that make it the month ("in late May", "until May"): no modal
+#: follows them.
+_BEFORE_MONTH = frozenset(
+    "in late early mid of on by until till since from through during before".split()
+)
+
+
+def _is_month(prev: str, nxt: str) -> bool:
+    """'may' between these words is the month, not the modal ("in late May", "May 5")."""
+    return prev in _BEFORE_MONTH or nxt[:1].isdigit()
 
 
 def hedge_scope(text: str, tokens: list[str] | None = None) -> tuple[list[str], set[str]]:

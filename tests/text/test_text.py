@@ -286,3 +286,17 @@ def test_the_judge_finds_each_number_of_a_list_without_spaces() -> None:
 )
 def test_the_capitalised_first_word_is_read_once_for_every_rule(text: str, first: str) -> None:
     assert capitalised_first_word(text) == first
+
+
+@pytest.mark.parametrize(
+    ("text", "hedged"),
+    [
+        ("He vowed to crush the rebels when he assumes office in late May", False),
+        ("The new rules apply from May 5", False),
+        ("The shop is closed until May", False),
+        ("Children under 12 may need a smaller dose", True),
+        ("This may take a while", True),
+    ],
+)
+def test_the_month_may_is_no_hedge(text: str, hedged: bool) -> None:
+    assert bool(hedge_cues(tokenize(text))) is hedged
