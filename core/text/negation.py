@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .words import content_stem, tokenize
+from .words import MONTHS, NUMBER_WORDS, WEEKDAYS, content_stem, tokenize
 
 NEGATION_WORDS = frozenset(
     """not no never none nobody nothing neither nor cannot without unable lack lacks
@@ -111,9 +111,33 @@ EXCLUSIVE = frozenset({"only", "but", "except", "besides"})
 
 def negates_a_bound(tokens: Sequence[str], i: int) -> bool:
     """The negation at `i` turns a bound round, and denies nothing: "not more than 4",
-    "do not take more than 6" (which is "take no more than 6")."""
-    after = tokens[i + 1 : i + 4]
+    "do not take more than 6" (which is "take no more than 6"), "no later than May". A
+    comparison with no value after it is denied as any other words: "women are not paid
+    less than their male colleagues" says the opposite of "are paid less"."""
     return any(
-        len(pair) == 2 and pair[0] in _COMPARATIVES and pair[1] == "than"
-        for pair in (after[:2], after[1:3])
+        k + 1 < len(tokens)
+        and tokens[k] in _COMPARATIVES
+        and tokens[k + 1] == "than"
+        and _value_at(tokens, k + 2)
+        for k in (i + 1, i + 2)
+    )
+
+
+#: Words that open a value after 'than' ("than a week", "than half"), besides numbers,
+#: number words, days and months.
+_VALUE_OPENERS = frozenset("a an half one once twice".split())
+
+
+def _value_at(tokens: Sequence[str], k: int) -> bool:
+    """A value starts at `k`: a number, a number word, a day or month, "a week"."""
+    if k >= len(tokens):
+        return False
+    t = tokens[k]
+    return (
+        t[:1].isdigit()
+        or t in NUMBER_WORDS
+        or t in _VALUE_OPENERS
+        or t in WEEKDAYS
+        or t in MONTHS
+        or t in {"noon", "midnight", "may"}  # no modal follows 'than': 'may' is the month
     )
