@@ -53,7 +53,7 @@ def negation_scope(text: str, tokens: list[str], window: int = 5) -> set[str]:
 def prefixed_alike(a: Sequence[str], b: Sequence[str]) -> frozenset[str]:
     """Content stems both token lists write with the negating prefix ("nonfiction" and
     "non-fiction"): one word, the same on both sides, not a denial of the bare word."""
-    if "non" not in a or "non" not in b:
+    if PREFIX_NEGATIONS.isdisjoint(a) or PREFIX_NEGATIONS.isdisjoint(b):
         return frozenset()  # the common case
     return _prefixed(a) & _prefixed(b)
 
@@ -82,7 +82,8 @@ def _scopes(text: str, tokens: list[str], window: int) -> tuple[set[str], set[st
         for i, tok in enumerate(words):
             if is_negation(tok) and not _no_denial(words, i):
                 end = i + 1 + window  # a prefix is part of its word: it takes no room
-                inside.update(range(i + 1, end + words[i + 1 : end].count("non")))
+                prefixes = sum(w in PREFIX_NEGATIONS for w in words[i + 1 : end])
+                inside.update(range(i + 1, end + prefixes))
             elif tok in PREFIX_NEGATIONS:
                 inside.add(i + 1)
         for i, t in enumerate(words):
