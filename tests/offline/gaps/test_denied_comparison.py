@@ -10,7 +10,7 @@ from halgate.models import Document, Verdict
 from halgate.text.negation import negates_a_bound
 from halgate.text.words import tokenize
 
-from ..conftest import offline_claims
+from ...conftest import offline_claims
 
 PAY = Document(
     doc_id="pay",

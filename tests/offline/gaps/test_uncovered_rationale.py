@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from halgate.models import Document, Verdict
 
-from ..conftest import offline_claims
+from ...conftest import offline_claims
 
 SCATTERED = Document(
     doc_id="listing",
