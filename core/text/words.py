@@ -103,7 +103,8 @@ _SYNONYMS = dict(
     commenc=start finish=end complet=end obtain=get receiv=get purchaser=customer
     client=customer cost=pric fee=charg phone=call telephon=call email=mail e-mail=mail
     tablet=pill capsul=pill went=go took=tak taken=tak made=mak gave=giv given=giv paid=pay
-    sold=sell ran=run weigh=weight
+    sold=sell ran=run weigh=weight extra=additional enough=sufficient ask=request pick=choos
+    chos=choos
     """.split()
 )
 

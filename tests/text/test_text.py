@@ -300,3 +300,17 @@ def test_the_capitalised_first_word_is_read_once_for_every_rule(text: str, first
 )
 def test_the_month_may_is_no_hedge(text: str, hedged: bool) -> None:
     assert bool(hedge_cues(tokenize(text))) is hedged
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("an additional 1,700", "an extra 1,700"),
+        ("sufficient water", "enough water"),
+        ("they requested help", "they asked for help"),
+        ("she chose the red one", "she picked the red one"),
+    ],
+)
+def test_curated_synonyms_share_a_stem(a: str, b: str) -> None:
+    """The self-test's curated synonyms (selftest/preserving.SYNONYMS) read as one word."""
+    assert content_stems(tokenize(a)) == content_stems(tokenize(b))
