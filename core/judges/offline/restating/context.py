@@ -115,13 +115,13 @@ def restatement_of(
     named = name_restated(c, al, candidates) if c.names or (p is None and opening_word(c)) else p
     # The slot finders read one alignment of claim and passage; most claims restate their
     # sentence unchanged, and then none of the five can fire: they are not asked.
-    changed = _changed(c, p)
+    changed = _changed(c.tokens, p)
     return Restatement(
         polarity=_slot(c, p, polarity_flip),
         restriction=_slot(c, p, dropped_restriction),
         name=_slot(
             c,
-            changed if named is p and c.reference is None else _name_changed(c, named),
+            changed if named is p and c.reference is None else _changed(c.words, named),
             swapped_name,
         ),
         actor=_slot(
@@ -137,20 +137,15 @@ def restatement_of(
 def _party_changed(c: ClaimFeatures, al: Alignment, candidates: list[Passage]) -> Passage | None:
     """The passage restated with the claim's parties aside, when the claim differs from it
     (asked only when no passage restates the claim with them)."""
-    return _changed(c, party_restated(c, al, candidates))
+    return _changed(c.tokens, party_restated(c, al, candidates))
 
 
-def _name_changed(c: ClaimFeatures, p: Passage | None) -> Passage | None:
-    """`_changed` for the name slot, which reads the claim's words whole: the source a
-    claim names ("according to figures from New York" for "... from Nielsen") is blanked
-    from its tokens, so a swap there changes none of them."""
-    return p if p is not None and slot_changed(c.words, p.tokens) else None
-
-
-def _changed(c: ClaimFeatures, p: Passage | None) -> Passage | None:
-    """The passage when the claim differs from it in some slot of their alignment; None
-    when there is no passage or the claim restates it unchanged."""
-    return p if p is not None and slot_changed(c.tokens, p.tokens) else None
+def _changed(words: tuple[str, ...], p: Passage | None) -> Passage | None:
+    """The passage when the claim's `words` differ from it in some slot of their alignment;
+    None when there is no passage or the claim restates it unchanged. The name slot reads
+    the claim's words whole (``ClaimFeatures.words``): the source a claim names ("according
+    to figures from New York" for "... from Nielsen") is blanked from its tokens."""
+    return p if p is not None and slot_changed(words, p.tokens) else None
 
 
 def _copy(c: ClaimFeatures, copied: Passage, addition: str | None) -> Restatement:
