@@ -18,6 +18,16 @@ NEGATION_WORDS = frozenset(
 #: A prefix written as its own word ("non-refundable", "non-accommodating"): it denies the
 #: one word it is joined to, not the clause.
 PREFIX_NEGATIONS = frozenset({"non"})
+#: Two-word cues that put what follows under a negation, up to the next comma: "private
+#: individuals rather than public figures", "butter instead of oil" (keyed by their second
+#: word, the one the scope starts after). They count in `negation_scope` only, never as a
+#: denial: "instead of attending the local school, he enrolled at Scanlan" is no contradiction
+#: of a source saying he could have attended it.
+_PAIRED_CUES = {"than": "rather", "of": "instead"}
+_CUE_TOKENS = NEGATION_WORDS | PREFIX_NEGATIONS | frozenset(_PAIRED_CUES.values())
+#: Words that join the items of a list a negation denies as a whole: "does not offer
+#: Wi-Fi, outdoor seating, or reservations" denies the reservations too.
+_LIST_JOINS = frozenset({"or", "nor"})
 # "no more than 4" is a bound, not a negation ("no longer requires" is one); "not only"
 # adds rather than denies.
 _COMPARATIVES = frozenset("more less later earlier sooner fewer longer".split())
@@ -40,14 +50,20 @@ def negated_stems(text: str, tokens: list[str], window: int = 5) -> set[str]:
     Scoping, rather than 'does the sentence contain not', keeps 'take with food; do not
     exceed 4 doses' from contradicting 'take with food'; "cut sprouted potatoes ..., careful
     not to break the sprouts" still asserts the sprouts."""
-    scoped, asserted = _scopes(text, tokens, window)
+    scoped, asserted = _scopes(text, tokens, window, paired=False)
     return scoped - asserted
 
 
 def negation_scope(text: str, tokens: list[str], window: int = 5) -> set[str]:
     """Every content stem `text` puts under a negation, asserted elsewhere in it or not
     ("the new sit-out rule: castaways may not sit out" puts 'sit' under one)."""
-    return _scopes(text, tokens, window)[0]
+    return _scopes(text, tokens, window, paired=True)[0]
+
+
+def is_question(text: str) -> bool:
+    """A question ("Can the university sue for defamation?") asserts nothing, and denies
+    nothing, that a claim could restate or contradict."""
+    return text.rstrip().endswith("?")
 
 
 def prefixed_alike(a: Sequence[str], b: Sequence[str]) -> frozenset[str]:
@@ -66,12 +82,11 @@ def _prefixed(tokens: Sequence[str]) -> frozenset[str]:
     )
 
 
-def _scopes(text: str, tokens: list[str], window: int) -> tuple[set[str], set[str]]:
-    """The stems in a negation's scope, and those outside every scope."""
-    if (
-        NEGATION_WORDS.isdisjoint(tokens)
-        and PREFIX_NEGATIONS.isdisjoint(tokens)
-        and ("n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens))
+def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[set[str], set[str]]:
+    """The stems in a negation's scope, and those outside every scope (`paired`: with the
+    scopes of 'rather than' and 'instead of')."""
+    if _CUE_TOKENS.isdisjoint(tokens) and (
+        "n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens)
     ):
         return set(), set()  # the common case, checked at C speed
     scoped: set[str] = set()
@@ -83,13 +98,41 @@ def _scopes(text: str, tokens: list[str], window: int) -> tuple[set[str], set[st
             if is_negation(tok) and not _no_denial(words, i):
                 end = i + 1 + window  # a prefix is part of its word: it takes no room
                 prefixes = sum(w in PREFIX_NEGATIONS for w in words[i + 1 : end])
-                inside.update(range(i + 1, end + prefixes))
+                inside.update(range(i + 1, _list_end(words, i, end + prefixes)))
+            elif paired and _paired_cue(words, i):
+                inside.update(range(i + 1, min(i + 1 + window, _comma_after(clause, i))))
             elif tok in PREFIX_NEGATIONS:
                 inside.add(i + 1)
         for i, t in enumerate(words):
             if (s := content_stem(t)) is not None:
                 (scoped if i in inside else asserted).add(s)
     return scoped, asserted
+
+
+def _paired_cue(words: Sequence[str], i: int) -> bool:
+    """'rather than', 'instead of': the word at `i` closes a two-word cue."""
+    first = _PAIRED_CUES.get(words[i])
+    return first is not None and i > 0 and words[i - 1] == first
+
+
+def _comma_after(clause: str, i: int) -> int:
+    """The index of the first token of `clause` after token `i` that a comma precedes (the
+    number of its tokens when none does)."""
+    seen = 0
+    for piece in re.split(r",\s", clause):
+        seen += len(tokenize(piece))
+        if seen > i + 1:
+            return seen
+    return seen
+
+
+def _list_end(words: Sequence[str], i: int, end: int) -> int:
+    """Where the scope of the negation at `i` ends: `end`, or past the last item of a list
+    joined by 'or'/'nor' that starts inside it (its last item: up to two words)."""
+    for k in range(i + 1, min(end + 1, len(words))):
+        if words[k] in _LIST_JOINS:
+            return max(end, k + 3)
+    return end
 
 
 def _no_denial(tokens: Sequence[str], i: int) -> bool:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates, demonyms
-from ...text.negation import negated_stems, negation_scope, prefixed_alike
+from ...text.negation import is_question, negated_stems, negation_scope, prefixed_alike
 from ...text.quantities import Quantity, quantity_matches
 from ...text.values import value_words
 from ...text.words import content_stems, hedge_scope, is_content, sentence_spans, tokenize
@@ -148,7 +148,7 @@ def _wording(
         if _field(best) and _field(p)
         else _denies_elsewhere(claim, p, best)
         for p in found.support
-        if p is not best
+        if p is not best and not is_question(p.text)  # a question denies nothing
     )
     hedge = _hedge_mismatch(claim, best, ranked, wanted, th.hedge_min_stems)
     return negation, hedge
@@ -281,7 +281,7 @@ def _field(p: Passage) -> bool:
 def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
     """One side denies what the other asserts, judged on the words they share; "not X
     unless Y" restates "X with Y", so a claim with an exception is not compared."""
-    if _EXCEPTIONS & set(claim.tokens):
+    if _EXCEPTIONS & set(claim.tokens) or is_question(passage.text):
         return False
     alike = prefixed_alike(claim.tokens, passage.tokens)  # "nonfiction" on both sides
     claim_denies = bool((claim.negated - alike) & passage.stems)

@@ -16,7 +16,13 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from ....evidence.index import EvidenceIndex, Passage
-from ....text.negation import EXCLUSIVE, PREFIX_NEGATIONS, is_negation, negates_a_bound
+from ....text.negation import (
+    EXCLUSIVE,
+    PREFIX_NEGATIONS,
+    is_negation,
+    is_question,
+    negates_a_bound,
+)
 from ....text.values import value_words
 from ....text.words import MONTHS, WEEKDAYS, content_stems, normalize
 from ..features import Alignment, ClaimFeatures
@@ -125,6 +131,7 @@ def restated_passage(
     held = [
         (_held(claim, p), len(values.intersection(p.tokens)) if values else 0, -len(p.stems), p)
         for p in candidates
+        if not is_question(p.text)
     ]
     best = max(held, key=lambda h: h[:3], default=None)
     if best is None or best[0] < RESTATES * len(claim):
