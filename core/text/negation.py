@@ -83,8 +83,9 @@ def _prefixed(tokens: Sequence[str]) -> frozenset[str]:
 
 
 def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[set[str], set[str]]:
-    """The stems in a negation's scope, and those outside every scope (`paired`: with the
-    scopes of 'rather than' and 'instead of')."""
+    """The stems in a negation's scope, and those outside every scope (`paired`: every word
+    the text puts under a negation: the scopes of 'rather than' and 'instead of' too, and
+    the question a negation embeds)."""
     if _CUE_TOKENS.isdisjoint(tokens) and (
         "n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens)
     ):
@@ -98,7 +99,10 @@ def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[se
             if is_negation(tok) and not _no_denial(words, i):
                 end = i + 1 + window  # a prefix is part of its word: it takes no room
                 prefixes = sum(w in PREFIX_NEGATIONS for w in words[i + 1 : end])
-                inside.update(range(i + 1, _list_end(words, i, end + prefixes)))
+                end = _list_end(words, i, end + prefixes)
+                # What an embedded question says is under the negation, not denied by it.
+                inside.update(range(i + 1, end if paired else _question_cut(words, i, end)))
+                inside.update(_denied_subject(words, i))
             elif paired and _paired_cue(words, i):
                 inside.update(range(i + 1, min(i + 1 + window, _comma_after(clause, i))))
             elif tok in PREFIX_NEGATIONS:
@@ -126,6 +130,40 @@ def _comma_after(clause: str, i: int) -> int:
     return seen
 
 
+def _question_cut(words: Sequence[str], i: int, end: int) -> int:
+    """`end`, or the 'if' / 'whether' before it: "it is not clear if they plan to testify",
+    "do not use if the seal is broken" deny the clearness, the use, not what the question
+    or condition after them says (which `negation_scope` still puts under the negation)."""
+    for k in range(i + 1, min(end, len(words))):
+        if words[k] in _EMBEDDED:
+            return k
+    return end
+
+
+#: Words that open an embedded question or a condition a negation does not reach.
+_EMBEDDED = frozenset({"if", "whether"})
+
+#: "X is not available", "pets are not allowed", "milk was no longer available": a
+#: negation of these words denies what the sentence says they are of, as "no X" does.
+_EXISTENCE = frozenset("available allowed permitted offered provided accepted served".split())
+_COPULAS = frozenset("is are was were be been".split())
+_BETWEEN = frozenset("longer currently yet always".split())  # "no longer available"
+
+
+def _denied_subject(words: Sequence[str], i: int) -> range:
+    """The (up to two) words before the copula of a negated availability ("Wi-Fi is not
+    available"), which the negation at `i` denies too; an empty range otherwise."""
+    copula = i if words[i] in {"isn't", "aren't", "wasn't", "weren't"} else i - 1
+    if copula < 1 or (copula < i and words[copula] not in _COPULAS):
+        return range(0)
+    k = i + 1
+    while k < len(words) and words[k] in _BETWEEN:
+        k += 1
+    if k >= len(words) or words[k] not in _EXISTENCE:
+        return range(0)
+    return range(max(0, copula - 2), copula)
+
+
 def _list_end(words: Sequence[str], i: int, end: int) -> int:
     """Where the scope of the negation at `i` ends: `end`, or past the last item of a list
     joined by 'or'/'nor' that starts inside it (its last item: up to two words)."""
@@ -140,6 +178,8 @@ def _no_denial(tokens: Sequence[str], i: int) -> bool:
     not", "if the tenant does not agree" (a condition), "has failed, and" ("failed to
     reach orbit" denies the reaching)."""
     after = tokens[i + 1 : i + 3]
+    if after[:1] in (["just"], ["merely"]) or (tokens[i] == "no" and after[:1] == ["other"]):
+        return True  # "not just X but Y" adds, "no other cars were involved in the crash"
     if after[:1] == ["only"] or EXCLUSIVE.intersection(after[:2]) or negates_a_bound(tokens, i):
         return True  # "not only", "nothing but salt", "nothing else except salt"
     if (i > 0 and tokens[i - 1] in {"whether", "if", "or"}) or (

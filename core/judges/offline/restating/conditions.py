@@ -1,4 +1,4 @@
-"""The condition a word-for-word copy leaves out of the sentence it copies.
+"""The condition or restriction a claim leaves out of the sentence it restates.
 
 "If you have kidney problems, your doctor will lower the dose" copied as "Your doctor
 will lower the dose", or "... may reduce absorption if it is given within 2 hours" copied
@@ -7,7 +7,9 @@ Reading every 'if' near the restated words as a dropped condition was tried and 
 natural answers ("declare them; if you do not, ..." opens a clause of its own), so only
 the condition that governs the copied run itself counts: the sentence opens with it and
 the copy starts right after its comma, or it follows the copy with nothing but a comma
-between.
+between. A restricting word among or right after the restated words ('unless the boat is
+returned damaged', 'only if ...', 'unused') that the claim leaves out is read for any
+restatement (`dropped_restriction`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ import re
 from functools import lru_cache
 
 from ....evidence.index import Passage
+from ....text.words import content_stems
 from ..features import ClaimFeatures
+from .restated import stem_positions
+from .runs import run_at
 
 _CUE = r"(?:only\s+)?(?:if|unless|provided(?:\s+that)?|as\s+long\s+as|except\s+(?:if|when))\b"
 #: Right after the copied run: at most a comma, then the condition.
@@ -76,3 +81,45 @@ def _copied_run(claim: str) -> re.Pattern[str] | None:
     if len(words) < _MIN_WORDS:
         return None
     return re.compile(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", re.I)
+
+
+#: Words that restrict the words around them ('unless ...', 'only ...', 'unused').
+_CUES = frozenset("unless only except excluding provided unused unopened".split())
+
+
+def dropped_restriction(c: ClaimFeatures, p: Passage) -> str | None:
+    """The passage's restriction of the words the claim restates ('unless the boat is
+    returned damaged', 'only if ...', 'unused'), standing among them or right after them,
+    that the claim leaves out; None when there is none: the claim then states no more than
+    the source allows."""
+    return _dropped(tuple(c.tokens), p.tokens)
+
+
+@lru_cache(maxsize=50_000)
+def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
+    if _CUES.isdisjoint(passage):
+        return None  # no restricting word to find (most sentences)
+    stems = set(content_stems(list(claim)))
+    at = run_at(claim, passage) or stem_positions(passage, stems)
+    if not at:
+        return None
+    for k in range(max(0, at[0] - 1), min(len(passage), at[-1] + 3)):
+        cue = passage[k]
+        if cue not in _CUES or cue in claim or _keeps_what_only_names(cue, passage[k + 1 :], stems):
+            continue
+        if cue == "only" and k > 0 and passage[k - 1] == "not":
+            continue  # "not only is it in need of renovation": it adds, restricting nothing
+        clause = content_stems(list(passage[k + 1 : k + 9]))
+        if cue in {"unused", "unopened", "only"} or sum(s in stems for s in clause) < 0.5 * len(
+            clause
+        ):
+            return " ".join(passage[k : k + 9])
+    return None
+
+
+def _keeps_what_only_names(cue: str, after: tuple[str, ...], stems: set[str]) -> bool:
+    """'only' narrows the words right after it ('only a small amount of salt'); a claim
+    that states those same words ('a small amount of salt') says no more than the source
+    (a claim that widens them, 'any amount', or drops them, still differs)."""
+    named = content_stems(list(after[:5]))[:2]
+    return cue == "only" and bool(named) and all(s in stems for s in named)

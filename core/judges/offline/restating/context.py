@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from ....evidence.index import EvidenceIndex, Passage
 from ..features import Alignment, ClaimFeatures
 from .changed_values import strength_changed, swapped_number
-from .conditions import dropped_condition
+from .conditions import dropped_condition, dropped_restriction
 from .extended import invented_addition
 from .restated import (
     copied_passage,
-    dropped_restriction,
     polarity_flip,
     prose_candidates,
     restated_passage,

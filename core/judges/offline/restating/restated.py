@@ -26,7 +26,6 @@ from ....text.negation import (
 from ....text.values import value_words
 from ....text.words import MONTHS, WEEKDAYS, content_stems, normalize
 from ..features import Alignment, ClaimFeatures
-from .runs import run_at
 
 #: Share of the claim's content words the restated passage must hold.
 RESTATES = 0.8
@@ -71,7 +70,6 @@ _NEGATIVE_POLE = {
 _BOUND_WORDS = frozenset("more less later earlier sooner fewer longer only".split())
 #: How alike the claim's words (polarity aside) and the passage's must be, in order.
 _SAME_WORDS = 0.75
-_CUES = frozenset("unless only except excluding provided unused unopened".split())
 _MIN_COPY_WORDS = 5
 
 
@@ -225,7 +223,7 @@ def _polarity_flip(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | No
     if _CONDITIONALS.isdisjoint(claim):
         p_words = _unconditioned(p_words)
     stems = set(content_stems(list(c_words)))
-    at = _positions(p_words, stems)
+    at = stem_positions(p_words, stems)
     if not at:
         return None
     # A negation past the claim's last matched word ('the shelf life is not 36 months':
@@ -265,14 +263,21 @@ def _flipped(c_words: tuple[str, ...], window: tuple[str, ...]) -> str | None:
     claim's words (negations aside); else None."""
     c_neg = _negations_of_shared(c_words, window)
     p_neg = _negations_of_shared(window, c_words)
-    if not window or (p_neg - c_neg) % 2 == 0:
+    # "is just" against "isn't just" (a claim without 'just' says neither)
+    just = (_NOT_JUST in c_words) != (_NOT_JUST in window) and not _JUST.isdisjoint(c_words)
+    if not window or ((p_neg - c_neg) % 2 == 0 and not just):
         return None
-    plain = [w for w in window if w != "not"]
-    same = SequenceMatcher(None, [w for w in c_words if w != "not"], plain, autojunk=False)
+    plain = [w for w in window if w not in _NOTS]
+    same = SequenceMatcher(None, [w for w in c_words if w not in _NOTS], plain, autojunk=False)
     if same.ratio() < _SAME_WORDS:
         return None  # another sentence with some of its words, not a restatement
     return " ".join(window)[:90]
 
+
+#: 'Not just' ('not merely'): it adds rather than denies, and turns 'just' round.
+_NOT_JUST = "not_just"
+_NOTS = frozenset({"not", _NOT_JUST})
+_JUST = frozenset({"just", "merely"})
 
 #: How far after a negation the words it denies stand ('need not worry', 'not a huge
 #: fan'): the content words within that reach.
@@ -315,11 +320,11 @@ def _tail(words: tuple[str, ...], stems: set[str]) -> int:
     """How many words (negations aside) follow the last word whose stem is in `stems`:
     a claim's numbers and units are no content words ('take more than 6 tablets in 24
     hours'), and the window it is read in must reach as far."""
-    last = max(_positions(words, stems), default=len(words) - 1)
+    last = max(stem_positions(words, stems), default=len(words) - 1)
     return sum(w != "not" for w in words[last + 1 :])
 
 
-def _positions(words: tuple[str, ...], stems: set[str]) -> list[int]:
+def stem_positions(words: tuple[str, ...], stems: set[str]) -> list[int]:
     """Where the words whose stem is one of `stems` stand."""
     return [i for i, w in enumerate(words) if _stem(w) in stems]
 
@@ -348,6 +353,12 @@ def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
             out.append(t + "_bound")
         elif (t in _NEGATIONS or t.endswith("n't")) and negates_a_bound(tokens, i):
             out.append("not_bound")  # "do not take more than 6": a bound, read by value
+        elif (t == "not" or t.endswith("n't")) and i + 1 < len(tokens) and tokens[i + 1] in _JUST:
+            # "isn't just about one case" adds, yet says the opposite of "is just about one
+            # case": marked after 'just', where the words it turns round follow
+            out += [] if t == "not" else [{"won't": "will"}.get(t, t[:-3])]
+        elif t in _JUST and i > 0 and (tokens[i - 1] == "not" or tokens[i - 1].endswith("n't")):
+            out += [t, _NOT_JUST]
         elif t.endswith("n't"):
             out += [{"won't": "will", "can't": "can"}.get(t, t[:-3]), "not"]
         elif t == "cannot":
@@ -359,41 +370,3 @@ def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
         else:
             out.append(t)
     return tuple(out), sum(w == "not" for w in out)
-
-
-def dropped_restriction(c: ClaimFeatures, p: Passage) -> str | None:
-    """The passage's restriction of the words the claim restates ('unless the boat is
-    returned damaged', 'only if ...', 'unused'), standing among them or right after them,
-    that the claim leaves out; None when there is none: the claim then states no more than
-    the source allows."""
-    return _dropped(tuple(c.tokens), p.tokens)
-
-
-@lru_cache(maxsize=50_000)
-def _dropped(claim: tuple[str, ...], passage: tuple[str, ...]) -> str | None:
-    if _CUES.isdisjoint(passage):
-        return None  # no restricting word to find (most sentences)
-    stems = set(content_stems(list(claim)))
-    at = run_at(claim, passage) or _positions(passage, stems)
-    if not at:
-        return None
-    for k in range(max(0, at[0] - 1), min(len(passage), at[-1] + 3)):
-        cue = passage[k]
-        if cue not in _CUES or cue in claim or _keeps_what_only_names(cue, passage[k + 1 :], stems):
-            continue
-        if cue == "only" and k > 0 and passage[k - 1] == "not":
-            continue  # "not only is it in need of renovation": it adds, restricting nothing
-        clause = content_stems(list(passage[k + 1 : k + 9]))
-        if cue in {"unused", "unopened", "only"} or sum(s in stems for s in clause) < 0.5 * len(
-            clause
-        ):
-            return " ".join(passage[k : k + 9])
-    return None
-
-
-def _keeps_what_only_names(cue: str, after: tuple[str, ...], stems: set[str]) -> bool:
-    """'only' narrows the words right after it ('only a small amount of salt'); a claim
-    that states those same words ('a small amount of salt') says no more than the source
-    (a claim that widens them, 'any amount', or drops them, still differs)."""
-    named = content_stems(list(after[:5]))[:2]
-    return cue == "only" and bool(named) and all(s in stems for s in named)

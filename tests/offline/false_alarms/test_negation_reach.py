@@ -1,0 +1,120 @@
+"""How far a negation reaches: "Wi-Fi is not available" denies the Wi-Fi (as "no Wi-Fi"
+does); "it's not clear if they plan to testify" denies the clearness, not the plan; "not
+just in our government" and "no other cars were involved" deny nothing a claim restating
+the rest could contradict."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from halgate.models import Document, Verdict
+from halgate.text.negation import negated_stems
+from halgate.text.words import tokenize
+
+from ...conftest import offline_claims
+
+
+def _denied(text: str) -> set[str]:
+    return negated_stems(text, tokenize(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("Wi-Fi is not available at the cafe.", {"wi", "fi"}),
+        ("Pets are not allowed in the rooms.", {"pet"}),
+        ("Almond milk was no longer available.", {"almond", "milk"}),
+        ("Parking isn't offered.", {"park"}),
+    ],
+)
+def test_a_negated_availability_denies_what_it_is_of(text: str, subject: set[str]) -> None:
+    assert subject <= _denied(text)
+
+
+def test_other_negated_predicates_leave_their_subject_asserted() -> None:
+    assert "room" not in _denied("The room is not heated.")
+    assert "wi" not in _denied("Wi-Fi is not free.")
+
+
+def test_a_negation_stops_at_if_and_whether() -> None:
+    assert _denied("It's not clear if they plan to testify.") == {"clear"}
+    assert _denied("Do not use the kettle if the seal is broken.") == {"us", "kettl"}
+    assert _denied("We are not sure whether the pool opens.") == {"sur"}
+
+
+def test_not_just_and_no_other_deny_nothing() -> None:
+    assert not _denied("This is not just about our government.")
+    assert not _denied("No other cars were involved in the crash.")
+
+
+CAFE = Document(
+    doc_id="cafe",
+    text=json.dumps({"name": "Harbour Cafe", "attributes": {"WiFi": "no", "OutdoorSeating": True}}),
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("WiFi is not available.", CAFE),
+        (
+            "Almond milk is no longer available.",
+            Document(doc_id="review", text="No almond milk anymore??? Also the toast was cold."),
+        ),
+        (
+            "It is unclear if his relatives plan to testify.",
+            Document(
+                doc_id="news",
+                text="His relatives arrived in Boston on Thursday, but it's not clear if they "
+                "plan to testify.",
+            ),
+        ),
+        (
+            # The embedded question is under the claim's negation, as under the source's.
+            "It is not clear if the ice cream is the source of the infections.",
+            Document(
+                doc_id="outbreak",
+                text="None of this means the ice cream is the source of either spate of the "
+                "infections. The plant closed.",
+            ),
+        ),
+        (
+            "The case shows the need for a culture of respect in government offices.",
+            Document(
+                doc_id="op-ed",
+                text="Let's foster a culture of respect and integrity, not just in our "
+                "government offices but in our daily lives.",
+            ),
+        ),
+    ],
+)
+def test_a_claim_that_denies_what_its_source_denies_is_not_contradicted(
+    claim: str, source: Document
+) -> None:
+    (judged,) = offline_claims(claim, [source])
+    assert judged.signals["negation_mismatch"] is False
+    assert judged.verdict is not Verdict.CONTRADICTED
+
+
+def test_a_negated_availability_contradicts_a_source_that_grants_it() -> None:
+    hotel = Document(
+        doc_id="hotel",
+        text="Pets are welcome in every room of the hotel. Breakfast is served from 7 am.",
+    )
+    (judged,) = offline_claims("Pets are not allowed.", [hotel])
+    assert judged.verdict is Verdict.CONTRADICTED
+    assert judged.deciding_rule == "negation"
+
+
+def test_just_for_not_just_is_still_a_flip() -> None:
+    # 'not just' denies nothing ("not just in our government but ..."), yet "is just about
+    # one case" says the opposite of "isn't just about one case".
+    op_ed = Document(
+        doc_id="op-ed",
+        text="This isn't just about one case or person; it's about the culture within our "
+        "government offices. The report came out on Monday.",
+    )
+    (judged,) = offline_claims("This is just about one case or person.", [op_ed])
+    assert judged.verdict is Verdict.CONTRADICTED
+    assert judged.deciding_rule == "polarity_flip"
