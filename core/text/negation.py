@@ -60,6 +60,29 @@ def negation_scope(text: str, tokens: list[str], window: int = 5) -> set[str]:
     return _scopes(text, tokens, window, paired=True)[0]
 
 
+def negated_heads(text: str, tokens: list[str], window: int = 5) -> set[str]:
+    """What each denial of `text` is about: the first content stem it denies (an adverb in
+    -ly aside: "never actually took a class" denies the taking), the word a 'non' prefix
+    joins, and the subject of a negated availability. "Coast Guard officials found no
+    reason to doubt his story" denies the reason, not the story: a claim that tells the
+    story contradicts nothing of it."""
+    if _CUE_TOKENS.isdisjoint(tokens) and not any(t.endswith("n't") for t in tokens):
+        return set()
+    heads: set[str] = set()
+    for clause in _CLAUSE_END.split(text):
+        words = tokenize(clause)
+        for i, tok in enumerate(words):
+            if tok in PREFIX_NEGATIONS and i + 1 < len(words):
+                heads.add(content_stem(words[i + 1]) or "")
+            if not is_negation(tok) or _no_denial(words, i):
+                continue
+            heads.update(content_stem(words[k]) or "" for k in _denied_subject(words, i))
+            after = (w for w in words[i + 1 : i + 1 + window] if not w.endswith("ly"))
+            heads.add(next((s for w in after if (s := content_stem(w)) is not None), ""))
+    heads.discard("")
+    return heads
+
+
 def is_question(text: str) -> bool:
     """A question ("Can the university sue for defamation?") asserts nothing, and denies
     nothing, that a claim could restate or contradict."""

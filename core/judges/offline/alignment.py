@@ -11,10 +11,16 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
+from ...evidence.index import EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
 from ...text.lexicon import abbreviates, demonyms
-from ...text.negation import is_question, negated_stems, negation_scope, prefixed_alike
+from ...text.negation import (
+    is_question,
+    negated_heads,
+    negated_stems,
+    negation_scope,
+    prefixed_alike,
+)
 from ...text.quantities import Quantity, quantity_matches
 from ...text.values import value_words
 from ...text.words import content_stems, hedge_scope, is_content, sentence_spans, tokenize
@@ -22,7 +28,6 @@ from .attribution import initials_written, resolve_reference, spelled_out, unnam
 from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
 from .number_checks import check_numbers
-from .number_checks import cover as _cover
 from .opening_hours import HOURS_STEMS
 from .record_checks import (
     Conflict,
@@ -32,7 +37,17 @@ from .record_checks import (
     record_conflicts,
     unlisted_hours,
 )
-from .source_rules import current_hits, null_fields, unknown_said, version_marks, version_named
+from .source_rules import (
+    cover as _cover,
+)
+from .source_rules import (
+    current_hits,
+    null_fields,
+    pinned_documents,
+    unknown_said,
+    version_marks,
+    version_named,
+)
 
 if TYPE_CHECKING:
     from .calibration_file import Retrieval, Thresholds
@@ -98,7 +113,7 @@ def align(
     if conventions.listings:
         conflicts, listing = _by_listing(claim, index, conflicts)
     negation, hedge = _wording(claim, found, ranked, wanted, th)
-    attributed, elsewhere = _citation(claim, found, index, None if version else named)
+    attributed, elsewhere = pinned_documents(claim, found, index, None if version else named)
     # The signals go into the Alignment built above (no copy: nothing else holds it yet).
     found.numbers_unmatched = numbers.unmatched
     found.numbers_elsewhere = numbers.elsewhere
@@ -287,18 +302,34 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
     claim_denies = bool((claim.negated - alike) & passage.stems)
     denied = (passage.negated - alike) & set(claim.stems)
     if claim_denies == bool(denied):
-        return False
+        return False  # both deny words the other says, or neither does
     if denied:
         return not _claim_denies_too(claim, passage) and _denied_beside(claim, passage, denied)
     # A word both put under a negation is denied by both, though one side also says it
     # plainly ("the new sit-out rule: castaways are not allowed to sit out").
-    return not claim.negated & negation_scope(passage.text, list(passage.tokens))
+    scoped = negation_scope(passage.text, list(passage.tokens))
+    return not claim.negated & scoped
+
+
+def _about(denying: ClaimFeatures | Passage, other: ClaimFeatures | Passage) -> bool:
+    """The other side says what a denial of `denying` is about (`negated_heads`): "found no
+    reason to doubt his story" contradicts no claim that tells the story. A record field
+    names no act: a field's denial is about its key, a claim's denial of a field's words
+    ("does not offer WiFi or music" against "Music: true") about the field."""
+    if isinstance(other, Passage) and _field(other):
+        return True
+    if isinstance(denying, Passage):
+        if denying.leaf is not None and denying.leaf.negative:
+            return True
+        text, tokens = denying.text, list(denying.tokens)
+    else:
+        text, tokens = denying.body, list(denying.tokens)
+    return bool(negated_heads(text, tokens) & set(other.stems))
 
 
 def _claim_denies_too(claim: ClaimFeatures, passage: Passage) -> bool:
     """The claim puts under a negation a word the passage denies: both deny that act, though
-    the claim also names it plainly ("the new sit-out rule: castaways are not allowed to
-    sit out" and "castaways could not sit out consecutive challenges")."""
+    the claim also names it plainly ("castaways could not sit out consecutive challenges")."""
     return bool(passage.negated & negation_scope(claim.body, list(claim.tokens)))
 
 
@@ -310,6 +341,7 @@ def _denies_elsewhere(claim: ClaimFeatures, passage: Passage, best: Passage) -> 
     denied = passage.negated & (set(claim.stems) - claim.negated - best.stems)
     return (
         bool(denied)
+        and _about(passage, claim)
         and not _claim_denies_too(claim, passage)
         and _denied_beside(claim, passage, denied)
     )
@@ -362,39 +394,3 @@ def _sentences(passage: Passage) -> list[str]:
     """The sentences of a passage of several (a review kept whole as a record field), else none."""
     spans = sentence_spans(passage.text)
     return [passage.text[a:b] for a, b in spans] if len(spans) > 1 else []
-
-
-def _citation(
-    claim: ClaimFeatures, found: Alignment, index: EvidenceIndex, named: DocumentIndex | None
-) -> tuple[str | None, str | None]:
-    """The document a claim is pinned on, and the one that holds its evidence or values
-    when that is another (a citation mismatch)."""
-    if named is None or not found.best or len(index.docs) < 2:
-        return None, None
-    wanted = set(claim.stems)
-    own = max((_cover(wanted, p.stems) for p in named.passages), default=0.0)
-    others = [p for d in index.docs if d is not named for p in d.passages]
-    other = max((_cover(wanted, p.stems) for p in others), default=0.0)
-    elsewhere = None
-    if found.best.doc_id != named.doc_id and other > own:
-        elsewhere = found.best.doc_id
-    elif claim.quantities:
-        elsewhere = _numbers_only_elsewhere(claim, named.passages, others)
-    return named.doc_id, elsewhere
-
-
-def _numbers_only_elsewhere(
-    claim: ClaimFeatures, own: list[Passage], others: list[Passage]
-) -> str | None:
-    """The document that holds a number of the claim when every number is in other
-    documents, but not all are in the named one; None otherwise."""
-
-    def holding(q: Quantity, passages: list[Passage]) -> Passage | None:
-        return next(
-            (p for p in passages if any(quantity_matches(q, o) for o in p.quantities)), None
-        )
-
-    found = [holding(q, others) for q in claim.quantities]
-    if any(p is None for p in found) or all(holding(q, own) is not None for q in claim.quantities):
-        return None
-    return next(p.doc_id for p in found if p is not None)

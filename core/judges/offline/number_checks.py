@@ -25,16 +25,11 @@ from ...text.bounds import all_the_time, bound, scale_top
 from ...text.former import is_former, speaks_of_the_past
 from ...text.quantities import Quantity, comparable, quantity_matches
 from .record_checks import case_facts, week_states
-from .source_rules import superseded
+from .source_rules import cover, superseded
 
 if TYPE_CHECKING:
     from .calibration_file import Thresholds
     from .features import Alignment, ClaimFeatures, QuestionFeatures
-
-
-def cover(wanted: set[str], have: frozenset[str]) -> float:
-    """Share of the wanted stems that `have` contains (1.0 when nothing is wanted)."""
-    return len(wanted & have) / len(wanted) if wanted else 1.0
 
 
 @dataclass

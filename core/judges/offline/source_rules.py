@@ -1,8 +1,10 @@
-"""Which evidence counts: superseded document versions and null record fields.
+"""Which evidence counts: superseded document versions, null record fields, the document a
+claim is pinned on.
 
-Two rules about the sources rather than the claim: an older dated document that a newer
-version among the case's documents replaces is not evidence (unless the claim names it), and
-a record field that is null leaves its subject unknown, so a claim about it fills a gap.
+Rules about the sources rather than the claim: an older dated document that a newer
+version among the case's documents replaces is not evidence (unless the claim names it); a
+record field that is null leaves its subject unknown, so a claim about it fills a gap; a
+claim pinned on one document whose evidence or values sit in another is a citation error.
 Split from alignment.py, which applies them.
 """
 
@@ -11,11 +13,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS, key_parts
 from ...text.quantities import Quantity, is_year, quantity_matches
 from ...text.words import content_stems, stem, tokenize
+
+if TYPE_CHECKING:
+    from .features import Alignment, ClaimFeatures
+
+
+def cover(wanted: set[str], have: frozenset[str]) -> float:
+    """Share of the wanted stems that `have` contains (1.0 when nothing is wanted)."""
+    return len(wanted & have) / len(wanted) if wanted else 1.0
 
 
 def null_fields(
@@ -185,3 +196,39 @@ def version_named(
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a and b) and len(a & b) / len(a | b) >= 0.6
+
+
+def pinned_documents(
+    claim: ClaimFeatures, found: Alignment, index: EvidenceIndex, named: DocumentIndex | None
+) -> tuple[str | None, str | None]:
+    """The document a claim is pinned on (`named`), and the one that holds its evidence or
+    values when that is another (a citation mismatch)."""
+    if named is None or not found.best or len(index.docs) < 2:
+        return None, None
+    wanted = set(claim.stems)
+    own = max((cover(wanted, p.stems) for p in named.passages), default=0.0)
+    others = [p for d in index.docs if d is not named for p in d.passages]
+    other = max((cover(wanted, p.stems) for p in others), default=0.0)
+    elsewhere = None
+    if found.best.doc_id != named.doc_id and other > own:
+        elsewhere = found.best.doc_id
+    elif claim.quantities:
+        elsewhere = _numbers_only_elsewhere(claim, named.passages, others)
+    return named.doc_id, elsewhere
+
+
+def _numbers_only_elsewhere(
+    claim: ClaimFeatures, own: list[Passage], others: list[Passage]
+) -> str | None:
+    """The document that holds a number of the claim when every number is in other
+    documents, but not all are in the named one; None otherwise."""
+
+    def holding(q: Quantity, passages: list[Passage]) -> Passage | None:
+        return next(
+            (p for p in passages if any(quantity_matches(q, o) for o in p.quantities)), None
+        )
+
+    found = [holding(q, others) for q in claim.quantities]
+    if any(p is None for p in found) or all(holding(q, own) is not None for q in claim.quantities):
+        return None
+    return next(p.doc_id for p in found if p is not None)

@@ -118,3 +118,38 @@ def test_just_for_not_just_is_still_a_flip() -> None:
     (judged,) = offline_claims("This is just about one case or person.", [op_ed])
     assert judged.verdict is Verdict.CONTRADICTED
     assert judged.deciding_rule == "polarity_flip"
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # The denial is about the reason, not the story the claim tells.
+        (
+            "Coast Guard officials confirmed his incredible story.",
+            "Coast Guard officials confirmed that he was found 200 miles out. Officials have "
+            "said they have found no reason to doubt his incredible story.",
+        ),
+        # ... about the making, not the potatoes the claim boils.
+        (
+            "Boil the potatoes until they are tender, then transfer them to an ice bath.",
+            "Boil the potatoes until tender, then transfer them to an ice bath. Waxy "
+            "potatoes hold their shape without making a potato salad mushy.",
+        ),
+    ],
+)
+def test_a_denial_contradicts_only_a_claim_that_says_what_it_is_about(
+    claim: str, source: str
+) -> None:
+    judged = offline_claims(claim, [Document(doc_id="news", text=source)])
+    assert all(j.signals["negation_mismatch"] is False for j in judged)
+    assert all(j.verdict is not Verdict.CONTRADICTED for j in judged)
+
+
+def test_a_denial_of_what_the_claim_says_is_still_a_contradiction() -> None:
+    memoir = Document(
+        doc_id="memoir",
+        text="I joined a nonfiction writing group in my mid-20s. Even in college, I never "
+        "actually took a nonfiction class, though I did take some poetry courses.",
+    )
+    judged = offline_claims("In college she took a nonfiction class.", [memoir])
+    assert any(j.verdict is Verdict.CONTRADICTED for j in judged)
