@@ -12,7 +12,7 @@ from halgate.models import Document, Verdict
 from halgate.text.negation import negated_stems, negation_scope
 from halgate.text.words import tokenize
 
-from ...conftest import offline_claims
+from ...conftest import assert_no_negation_found, offline_claims
 
 
 def _denied(text: str) -> set[str]:
@@ -75,9 +75,7 @@ LISTING = Document(
 def test_a_claim_denying_a_list_of_fields_the_record_denies_is_not_contradicted(
     claim: str,
 ) -> None:
-    *_, judged = offline_claims(claim, [LISTING])
-    assert judged.verdict is not Verdict.CONTRADICTED
-    assert judged.signals["negation_mismatch"] is False
+    assert_no_negation_found(claim, [LISTING])
 
 
 PLAN = Document(
@@ -111,9 +109,7 @@ LAW = Document(
     ],
 )
 def test_a_question_in_the_source_contradicts_nothing(claim: str) -> None:
-    (judged,) = offline_claims(claim, [LAW])
-    assert judged.signals["negation_mismatch"] is False
-    assert judged.verdict is not Verdict.CONTRADICTED
+    assert_no_negation_found(claim, [LAW])
 
 
 FIGURES = Document(
@@ -124,12 +120,10 @@ FIGURES = Document(
 
 
 def test_rather_than_restates_a_denial() -> None:
-    (judged,) = offline_claims(
+    assert_no_negation_found(
         "Club members will likely be seen as private individuals rather than public figures.",
         [FIGURES],
     )
-    assert judged.signals["negation_mismatch"] is False
-    assert judged.verdict is not Verdict.CONTRADICTED
 
 
 SCHOOL = Document(
@@ -152,6 +146,4 @@ SCHOOL = Document(
     ],
 )
 def test_instead_of_and_rather_than_contradict_nothing_on_their_own(claim: str) -> None:
-    (judged,) = offline_claims(claim, [SCHOOL])
-    assert judged.signals["negation_mismatch"] is False
-    assert judged.verdict is not Verdict.CONTRADICTED
+    assert_no_negation_found(claim, [SCHOOL])
