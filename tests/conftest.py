@@ -398,11 +398,3 @@ def offline_claims(
     case = Case(case_id="c", question=question, risk_level=risk)
     task = JudgeTask(case=case, documents=list(documents), answers={"s": answer})
     return OfflineJudge(use_model=model).judge_task(task).claims["s"]
-
-
-def assert_no_negation_found(answer: str, documents: Sequence[Document]) -> None:
-    """No claim of `answer` reads as denied by (or denying) its sources, nor CONTRADICTED:
-    the check of the tests of false negation findings."""
-    for judged in offline_claims(answer, documents):
-        assert judged.signals["negation_mismatch"] is False, judged.text
-        assert judged.verdict is not Verdict.CONTRADICTED, (judged.text, judged.rationale)

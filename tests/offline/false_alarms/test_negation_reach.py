@@ -12,7 +12,8 @@ from halgate.models import Document, Verdict
 from halgate.text.negation import negated_stems
 from halgate.text.words import tokenize
 
-from ...conftest import assert_no_negation_found, offline_claims
+from ...conftest import offline_claims
+from .denials import assert_no_negation_found
 
 
 def _denied(text: str) -> set[str]:
