@@ -208,6 +208,8 @@ HEDGE_WORDS = frozenset(
     sometimes occasionally rarely often usually typically generally tend tends associated
     linked preliminary approximately roughly estimated""".split()
 )
+#: Hedges only as a link ("associated with", "linked to"), not as an adjective.
+_LINKING = frozenset({"associated", "linked"})
 # Cues that hedge only in context: "can cause", "in some patients", "about 5".
 _POSSIBILITY_VERBS = frozenset(
     "cause lead result increase reduce raise lower help trigger affect occur happen".split()
@@ -236,7 +238,9 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
         prev = tokens[i - 1] if i else ""
         if tok in HEDGE_WORDS and not (
-            (tok == "often" and prev == "how") or (tok == "may" and _is_month(prev, nxt))
+            (tok == "often" and prev == "how")
+            or (tok == "may" and _is_month(prev, nxt))
+            or (tok in _LINKING and nxt not in {"with", "to"})  # "the associated fees"
         ):
             cues.append((i, tok))
         elif tok in {"can", "could"} and nxt in _POSSIBILITY_VERBS:

@@ -303,6 +303,32 @@ def test_the_month_may_is_no_hedge(text: str, hedged: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "hedged"),
+    [
+        ("Shoe stores try to sell me the associated accoutrements", False),
+        ("Open the linked account first", False),
+        ("Smoking is associated with lung cancer", True),
+        ("Night shifts are linked to heart disease", True),
+    ],
+)
+def test_associated_and_linked_hedge_only_as_a_link(text: str, hedged: bool) -> None:
+    assert bool(hedge_cues(tokenize(text))) is hedged
+
+
+def test_a_reordered_sentence_with_an_associated_thing_is_no_hedge() -> None:
+    review = Document(
+        doc_id="review",
+        text="I always get annoyed when shoe stores try to sell me the associated "
+        "accoutrements with my shoes but in this case I'd say it's worth it.",
+    )
+    claim = (
+        "When shoe stores try to sell me the associated accoutrements with my shoes but in "
+        "this case I'd say it's worth it, I always get annoyed."
+    )
+    assert all(j.deciding_rule != "hedge" for j in offline_claims(claim, [review]))
+
+
+@pytest.mark.parametrize(
     ("a", "b"),
     [
         ("an additional 1,700", "an extra 1,700"),
