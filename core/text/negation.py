@@ -66,7 +66,7 @@ def negated_heads(text: str, tokens: list[str], window: int = 5) -> set[str]:
     joins, and the subject of a negated availability. "Coast Guard officials found no
     reason to doubt his story" denies the reason, not the story: a claim that tells the
     story contradicts nothing of it."""
-    if _CUE_TOKENS.isdisjoint(tokens) and not any(t.endswith("n't") for t in tokens):
+    if not _has_cue(tokens):
         return set()
     heads: set[str] = set()
     for clause in _CLAUSE_END.split(text):
@@ -74,7 +74,7 @@ def negated_heads(text: str, tokens: list[str], window: int = 5) -> set[str]:
         for i, tok in enumerate(words):
             if tok in PREFIX_NEGATIONS and i + 1 < len(words):
                 heads.add(content_stem(words[i + 1]) or "")
-            if not is_negation(tok) or _no_denial(words, i):
+            if not _denies(words, i):
                 continue
             heads.update(content_stem(words[k]) or "" for k in _denied_subject(words, i))
             after = (w for w in words[i + 1 : i + 1 + window] if not w.endswith("ly"))
@@ -109,17 +109,15 @@ def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[se
     """The stems in a negation's scope, and those outside every scope (`paired`: every word
     the text puts under a negation: the scopes of 'rather than' and 'instead of' too, and
     the question a negation embeds)."""
-    if _CUE_TOKENS.isdisjoint(tokens) and (
-        "n't" not in " ".join(tokens) or not any(t.endswith("n't") for t in tokens)
-    ):
-        return set(), set()  # the common case, checked at C speed
+    if not _has_cue(tokens):
+        return set(), set()  # the common case
     scoped: set[str] = set()
     asserted: set[str] = set()
     for clause in _CLAUSE_END.split(text):
         words = tokenize(clause)
         inside: set[int] = set()
         for i, tok in enumerate(words):
-            if is_negation(tok) and not _no_denial(words, i):
+            if _denies(words, i):
                 end = i + 1 + window  # a prefix is part of its word: it takes no room
                 prefixes = sum(w in PREFIX_NEGATIONS for w in words[i + 1 : end])
                 end = _list_end(words, i, end + prefixes)
@@ -134,6 +132,18 @@ def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[se
             if (s := content_stem(t)) is not None:
                 (scoped if i in inside else asserted).add(s)
     return scoped, asserted
+
+
+def _has_cue(tokens: Sequence[str]) -> bool:
+    """Any negation cue among the tokens (checked at C speed first: most texts hold none)."""
+    if _CUE_TOKENS.isdisjoint(tokens) and "n't" not in " ".join(tokens):
+        return False
+    return not _CUE_TOKENS.isdisjoint(tokens) or any(t.endswith("n't") for t in tokens)
+
+
+def _denies(words: Sequence[str], i: int) -> bool:
+    """The word at `i` is a negation cue that denies what follows it."""
+    return is_negation(words[i]) and not _no_denial(words, i)
 
 
 def _paired_cue(words: Sequence[str], i: int) -> bool:

@@ -38,9 +38,7 @@ from .record_checks import (
     unlisted_hours,
 )
 from .source_rules import (
-    cover as _cover,
-)
-from .source_rules import (
+    cover,
     current_hits,
     null_fields,
     pinned_documents,
@@ -88,9 +86,9 @@ def align(
     facts = case_facts(index)
     # Opening hours the record's week confirms: its day fields say the claim's hour words.
     said = HOURS_STEMS & wanted if hours_confirmed(claim.body, facts) else frozenset()
-    coverage = _cover(wanted, best.stems | said) if best else 0.0
+    coverage = cover(wanted, best.stems | said) if best else 0.0
     support, union = _greedy_cover(wanted, ranked[: retrieval.multi_hop_passages])
-    multi_cov = _cover(wanted, union | said) * th.multi_hop_discount
+    multi_cov = cover(wanted, union | said) * th.multi_hop_discount
     # The retrieved evidence first; every signal below reads it and returns its own typed
     # result, and the claim's Alignment is assembled from them once, at the end.
     found = Alignment(
@@ -98,8 +96,8 @@ def align(
         best=best,
         coverage=coverage,
         support_coverage=max(coverage, multi_cov),
-        doc_coverage=_cover(wanted, index.stems),
-        question_coverage=_cover(wanted, question.stems) if wanted else 0.0,
+        doc_coverage=cover(wanted, index.stems),
+        question_coverage=cover(wanted, question.stems) if wanted else 0.0,
         support=[best] if best and coverage >= multi_cov else support,
         missing_stems=sorted(wanted - union - said - (best.stems if best else frozenset())),
     )
@@ -197,7 +195,7 @@ def _rank(
             if identifying
             else 0
         )
-        cov = _cover(wanted, p.stems) + per_shared * shared + (bonus if p.doc_id == named else 0.0)
+        cov = cover(wanted, p.stems) + per_shared * shared + (bonus if p.doc_id == named else 0.0)
         return (-cov, recency.get(p.doc_id, ""), -h.score)
 
     return sorted(hits, key=key)
@@ -307,8 +305,7 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
         return not _claim_denies_too(claim, passage) and _denied_beside(claim, passage, denied)
     # A word both put under a negation is denied by both, though one side also says it
     # plainly ("the new sit-out rule: castaways are not allowed to sit out").
-    scoped = negation_scope(passage.text, list(passage.tokens))
-    return not claim.negated & scoped
+    return not claim.negated & negation_scope(passage.text, list(passage.tokens))
 
 
 def _about(denying: ClaimFeatures | Passage, other: ClaimFeatures | Passage) -> bool:
@@ -376,9 +373,9 @@ def _hedge_mismatch(
     need = min(min_stems, len(wanted))
     if claim.hedged or len(best.hedged & wanted) < need or not _hedged_together(best, wanted, need):
         return False
-    best_cov = _cover(wanted, best.stems)
+    best_cov = cover(wanted, best.stems)
     return not any(
-        len(h.passage.hedged & wanted) < need and _cover(wanted, h.passage.stems) >= best_cov
+        len(h.passage.hedged & wanted) < need and cover(wanted, h.passage.stems) >= best_cov
         for h in ranked
     )
 

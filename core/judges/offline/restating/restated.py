@@ -342,6 +342,11 @@ _POLAR_WORDS = _NEGATIONS | frozenset(_NEGATIVE_POLE)
 
 
 @lru_cache(maxsize=50_000)
+def _without_nt(token: str) -> str:
+    """The verb of a contraction with "n't" ("doesn't" -> "does", "won't" -> "will")."""
+    return {"won't": "will", "can't": "can"}.get(token, token[:-3])
+
+
 def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     """Words with every negation made a separate 'not' and every negative pole its positive
     word after a 'not'; and the count of 'not's outside the words (for the claim)."""
@@ -356,11 +361,11 @@ def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
         elif (t == "not" or t.endswith("n't")) and i + 1 < len(tokens) and tokens[i + 1] in _JUST:
             # "isn't just about one case" adds, yet says the opposite of "is just about one
             # case": marked after 'just', where the words it turns round follow
-            out += [] if t == "not" else [{"won't": "will"}.get(t, t[:-3])]
+            out += [] if t == "not" else [_without_nt(t)]
         elif t in _JUST and i > 0 and (tokens[i - 1] == "not" or tokens[i - 1].endswith("n't")):
             out += [t, _NOT_JUST]
         elif t.endswith("n't"):
-            out += [{"won't": "will", "can't": "can"}.get(t, t[:-3]), "not"]
+            out += [_without_nt(t), "not"]
         elif t == "cannot":
             out += ["can", "not"]
         elif t in _NEGATIONS:
