@@ -208,6 +208,9 @@ HEDGE_WORDS = frozenset(
     sometimes occasionally rarely often usually typically generally tend tends associated
     linked preliminary approximately roughly estimated""".split()
 )
+#: 'Appear' hedges as a seeming ("appears to", "it appears the jury"), not as a presence.
+_APPEAR = frozenset({"appear", "appears"})
+_PLACES = frozenset("in on at before anywhere nowhere onstage alongside".split())
 #: Hedges only as a link ("associated with", "linked to"), not as an adjective.
 _LINKING = frozenset({"associated", "linked"})
 # Cues that hedge only in context: "can cause", "in some patients", "about 5".
@@ -215,11 +218,13 @@ _POSSIBILITY_VERBS = frozenset(
     "cause lead result increase reduce raise lower help trigger affect occur happen".split()
 )
 _SOME_WHO = frozenset("patients people users customers cases studies instances".split())
-_HEDGE_TRIGGERS = HEDGE_WORDS | {"can", "could", "some", "certain", "rare", "about", "around"}
-_HEDGE_TRIGGERS |= {"nearly", "almost"}
+#: Cues that hedge a number when one follows ("about 5", "an estimated 435").
+_APPROXIMATORS = frozenset("about around nearly almost approximately roughly estimated".split())
+_HEDGE_TRIGGERS = HEDGE_WORDS | _APPROXIMATORS | {"can", "could", "some", "certain", "rare"}
 _MULTIPLES = frozenset("twice half double triple once".split())
 _HEDGE_CLAUSE = re.compile(
-    r"[;:()]|,\s*(?:and|but|although|though|while|whereas|which)\b"
+    r"[;:()]|(?-i:\.(?=[A-Z][a-z]))"  # a sentence glued to the next ("as well.Many cases")
+    r"|,\s*(?:and|but|although|though|while|whereas|which)\b"
     r"|\b(?:and|but|although|though|whereas)\b",
     re.I,
 )
@@ -241,17 +246,27 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
             (tok == "often" and prev == "how")
             or (tok == "may" and _is_month(prev, nxt))
             or (tok in _LINKING and nxt not in {"with", "to"})  # "the associated fees"
+            or (tok in _APPEAR and nxt in _PLACES)  # "does not appear on the list"
         ):
             cues.append((i, tok))
         elif tok in {"can", "could"} and nxt in _POSSIBILITY_VERBS:
             cues.append((i, f"{tok} {nxt}"))
         elif tok in {"some", "certain", "rare"} and nxt in _SOME_WHO:
             cues.append((i, f"{tok} {nxt}"))
-        elif tok in {"about", "around", "nearly", "almost"} and (
-            nxt[:1].isdigit() or nxt in _SPELLED_COUNTS or nxt in _MULTIPLES  # 'about twice'
-        ):
+        elif tok in _APPROXIMATORS and _is_count(nxt):
             cues.append((i, f"{tok} {nxt}"))
     return cues
+
+
+def _is_count(token: str) -> bool:
+    return token[:1].isdigit() or token in _SPELLED_COUNTS or token in _MULTIPLES  # 'twice'
+
+
+def _approximates(tokens: list[str], i: int) -> bool:
+    """The cue at `i` hedges the number after it ("about 2 miles east of the airport",
+    "an estimated 435 ships"): the number checks read that, and no word of the clause is
+    in doubt."""
+    return tokens[i] in _APPROXIMATORS and i + 1 < len(tokens) and _is_count(tokens[i + 1])
 
 
 #: Words before 'may' that make it the month ("in late May", "until May"): no modal
@@ -269,18 +284,37 @@ def _is_month(prev: str, nxt: str) -> bool:
 def hedge_scope(text: str, tokens: list[str] | None = None) -> tuple[list[str], set[str]]:
     """Hedge cues of a text and the content stems of the clauses they hedge (`tokens`: its
     tokens, when the caller has them). The scope is the clause, not the sentence: in
-    "returned during a failover and usually clears within seconds" only clearing is hedged."""
+    "returned during a failover and usually clears within seconds" only clearing is hedged.
+    A cue that only approximates a number hedges no clause."""
     cues: list[str] = []
     scoped: set[str] = set()
     if not hedge_cues(tokenize(text) if tokens is None else tokens):
         return cues, scoped
+    for clause, found in _hedged_clauses(text):
+        cues.extend(c for _, c in found)
+        scoped.update(content_stems(clause))
+    return cues, scoped
+
+
+def hedged_predicates(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """Each hedged clause of a text: its content stems, and those after its first cue, what
+    the cue puts in doubt. In "the presence of a pesticide at the villa may have caused the
+    illnesses" the causing is in doubt, not the pesticide."""
+    return [
+        (frozenset(content_stems(clause)), frozenset(content_stems(clause[found[0][0] + 1 :])))
+        for clause, found in _hedged_clauses(text)
+    ]
+
+
+def _hedged_clauses(text: str) -> list[tuple[list[str], list[tuple[int, str]]]]:
+    """The clauses of a text that a cue hedges, as tokens, with their cues."""
+    out = []
     for chunk in _HEDGE_CLAUSE.split(text):
         tokens = tokenize(chunk)
-        found = hedge_cues(tokens)
+        found = [(i, c) for i, c in hedge_cues(tokens) if not _approximates(tokens, i)]
         if found:
-            cues.extend(c for _, c in found)
-            scoped.update(content_stems(tokens))
-    return cues, scoped
+            out.append((tokens, found))
+    return out
 
 
 def certainty_cues(tokens: list[str]) -> list[str]:

@@ -23,7 +23,7 @@ from ...text.negation import (
 )
 from ...text.quantities import Quantity, quantity_matches
 from ...text.values import value_words
-from ...text.words import content_stems, hedge_scope, is_content, sentence_spans, tokenize
+from ...text.words import content_stems, hedged_predicates, is_content, sentence_spans, tokenize
 from .attribution import initials_written, resolve_reference, spelled_out, unnamed_sources
 from .conventions import CORE_CONVENTIONS, LISTING_KEY_STEMS, Conventions
 from .features import Alignment, ClaimFeatures, QuestionFeatures
@@ -381,10 +381,15 @@ def _hedge_mismatch(
 
 
 def _hedged_together(passage: Passage, wanted: set[str], need: int) -> bool:
-    """One sentence of the passage hedges `need` of the claim's words: in a review of many
-    sentences, 'around 2pm' and 'possible' hedge nothing of the bar the claim describes."""
-    sentences = _sentences(passage)
-    return not sentences or any(len(hedge_scope(s)[1] & wanted) >= need for s in sentences)
+    """One clause of the passage hedges `need` of the claim's words, one of them after the
+    cue: in a review of many sentences, 'around 2pm' and 'possible' hedge nothing of the bar
+    the claim describes, and "the presence of a pesticide may have caused the illnesses"
+    leaves the pesticide's presence a fact."""
+    return any(
+        len(scoped & wanted) >= need and not predicate.isdisjoint(wanted)
+        for sentence in _sentences(passage) or [passage.text]
+        for scoped, predicate in hedged_predicates(sentence)
+    )
 
 
 def _sentences(passage: Passage) -> list[str]:
