@@ -337,7 +337,8 @@ _NAME = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'\-]*[a-zA-Z0-9]|[A-Z]{2,})(?:\s+(?:[A
 _SENTENCE_START = re.compile(r"(?:[.!?:\n]|^\s*\d{1,2}[.)]?\s)\s*(?:\d{1,2}[.)]?\s+)?[\"'(]?$")
 _NOT_NAMES = frozenset(
     """i the a an this that these those it its in on at for of to and or but if when
-    what who whom whose which where why how
+    what who whom whose which where why how while whilst despite although though after before
+    during since because unless until whereas without among upon
     monday tuesday wednesday thursday friday saturday sunday january february march april
     may june july august september october november december yes no note please am pm mondays
     tuesdays wednesdays thursdays fridays saturdays sundays""".split()

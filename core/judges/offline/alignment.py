@@ -8,12 +8,11 @@ name the signal that decided it, and the same features are stored with the claim
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...evidence.index import EvidenceIndex, Hit, Passage, per_index
 from ...evidence.records import GENERIC_KEY_STEMS
-from ...text.lexicon import abbreviates, demonyms
+from ...text.names import name_known
 from ...text.negation import (
     is_question,
     negated_heads,
@@ -126,7 +125,7 @@ def align(
     found.names_missing = [
         n
         for n in claim.names
-        if not _name_known(n, known)
+        if not name_known(n, known, written=_dotted_codes(index))
         and not initials_written(n, index.docs)
         and not spelled_out(n, index.docs)
     ]
@@ -135,7 +134,7 @@ def align(
     found.sources_unnamed = unnamed_sources(
         claim.text,
         claim.reference,
-        lambda n: _name_known(n, known, _capital_codes(index)) or spelled_out(n, index.docs),
+        lambda n: name_known(n, known, _capital_codes(index)) or spelled_out(n, index.docs),
     )
     if null_field_claims and any((h.passage.unknown - generic) & wanted for h in hits):
         found.null_fields = null_fields(wanted - unknown_said(claim.text), hits, generic, index)
@@ -230,48 +229,10 @@ def _id_words(index: EvidenceIndex) -> frozenset[str]:
     return frozenset(t for d in index.docs for t in tokenize(d.doc_id))
 
 
-def _name_known(
-    name: str, vocabs: tuple[frozenset[str], ...], codes: tuple[str, ...] | None = None
-) -> bool:
-    """Every word of the name is in the sources (or the question), allowing plurals, a
-    hyphen dropped ("Wi-Fi" / "WiFi") and a short code standing for it ("California" / "CA",
-    when the sources hold such a code; `codes`: those that may, by default every short word
-    of the vocabularies)."""
-    tokens = [t.removesuffix("'s") for t in tokenize(name)]
-    if len(tokens) > 1 and any("".join(tokens) in v for v in vocabs):
-        return True
-
-    def known(t: str) -> bool:
-        if any(t in v for v in vocabs):
-            return True  # the word as written (most names): the other forms are not built
-        forms: tuple[str, ...] = (t + "'s", t.removesuffix("s"), t + "s")  # plural both ways
-        if t.endswith("s"):
-            forms += (t[:-1] + "'s",)  # a plural with an apostrophe: "TVs" / "TV's"
-        if any(f in v for f in forms for v in vocabs):
-            return True
-        people = demonyms(t)  # "Americans" names America
-        return any(f in v or f + "s" in v for f in people for v in vocabs)
-
-    # "New York" / "NY": the code may stand for the whole name or for its unknown words.
-    if not (unknown := [t for t in tokens if not known(t)]):
-        return True
-    if codes is None:
-        codes = tuple(c for v in vocabs for c in _vocabulary_codes(v))
-    whole = "".join(tokens)
-    return any(abbreviates(c, whole) for c in codes) or all(
-        any(abbreviates(c, t) for c in codes) for t in unknown
-    )
-
-
-@lru_cache(maxsize=64)
-def _vocabulary_codes(vocabulary: frozenset[str]) -> tuple[str, ...]:
-    """The short codes of a vocabulary ("ca", "nsw"), once per vocabulary: scanning a long
-    document's words for every unknown name would cost the whole vocabulary each time."""
-    return tuple(c for c in vocabulary if len(c) <= 3 and c.isalpha() and is_content(c))
-
-
 #: A short code as the sources write it: two or three capitals ("CA", "NSW").
 _CODE = re.compile(r"\b[A-Z]{2,3}\b")
+#: Initials written with periods ("U.N.", "U.S."): a claim's "UN" is their code.
+_DOTTED = re.compile(r"(?<![\w.])(?:[A-Z]\.){2,3}")
 
 
 @per_index
@@ -279,6 +240,14 @@ def _capital_codes(index: EvidenceIndex) -> tuple[str, ...]:
     """The short codes the case's documents write in capitals ("CA", "NSW"), lower-cased."""
     found = {m.group().lower() for d in index.docs for m in _CODE.finditer(d.text)}
     return tuple(sorted(c for c in found if is_content(c)))
+
+
+@per_index
+def _dotted_codes(index: EvidenceIndex) -> frozenset[str]:
+    """The initials the case's documents write with periods, as codes ("U.N." -> "un")."""
+    return frozenset(
+        m.group().replace(".", "").lower() for d in index.docs for m in _DOTTED.finditer(d.text)
+    )
 
 
 #: A record's string value of more words than this is prose (a review), not a field's value.
