@@ -20,7 +20,7 @@ from functools import lru_cache
 from ..text.bounds import range_of
 from ..text.quantities import Quantity, comparable, extract_quantities, quantity_matches
 from ..text.words import capitalised_first_word, content_stems, is_content, tokenize
-from .index import DocumentIndex, EvidenceIndex, Passage
+from .index import DocumentIndex, EvidenceIndex, Passage, per_index
 
 
 @lru_cache(maxsize=65_536)
@@ -30,6 +30,12 @@ def value_context(text: str, q: Quantity, window: tuple[int, int]) -> frozenset[
     before, after = window
     around = text[max(0, q.start - before) : q.start] + " " + text[q.end : q.end + after]
     return frozenset(content_stems(tokenize(around)))
+
+
+def record_states(body: str, mine: frozenset[str], q: Quantity, index: EvidenceIndex) -> bool:
+    """A record states `q`: one of its own fields (`field_states`) or the length of one of
+    its lists (`list_counted`)."""
+    return field_states(mine, q, index) or list_counted(body, q, index)
 
 
 def field_states(mine: frozenset[str], q: Quantity, index: EvidenceIndex) -> bool:
@@ -126,6 +132,32 @@ def range_stated(body: str, q: Quantity, sources: Callable[[], Iterable[Passage]
         for p in sources()
         for o in p.quantities
         if quantity_matches(q, o)
+    )
+
+
+def list_counted(body: str, q: Quantity, index: EvidenceIndex) -> bool:
+    """`q` counts the items of a record's list, and the word it counts is a word of the
+    list's key: "based on three customer reviews" where `review_info` holds three. The
+    record states how many there are by listing them."""
+    value = q.value
+    if q.kind != "number" or q.unit or isinstance(value, str) or not value.is_integer():
+        return False
+    counted = set(content_stems(tokenize(body[q.end : q.end + 40])[:3]))
+    return any(n == value and not key.isdisjoint(counted) for key, n in _list_sizes(index))
+
+
+@per_index
+def _list_sizes(index: EvidenceIndex) -> tuple[tuple[frozenset[str], int], ...]:
+    """Each list of the case's records: its key's content stems and how many items it has."""
+    items: dict[tuple[str, ...], set[str]] = {}
+    for d in index.docs:
+        for p in d.passages:
+            path = p.leaf.path if p.leaf is not None else ()
+            for i, k in enumerate(path):
+                if k.isdigit() and i:
+                    items.setdefault((d.doc_id, *path[:i]), set()).add(k)
+    return tuple(
+        (frozenset(content_stems(tokenize(key[-1]))), len(seen)) for key, seen in items.items()
     )
 
 

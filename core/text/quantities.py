@@ -85,7 +85,7 @@ _UNIT = trie_pattern(sorted(_UNITS))
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp"}
 _NUMBER = re.compile(
-    r"(?=[$€£\d])(?<![\w.])(?<![^\d],)(?:(?P<cur>[$€£])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?=[$€£\d])(?<![\w.])(?<![^\d],)(?-i:(?<![A-Z]-))(?:(?P<cur>[$€£])\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<ord>st|nd|rd|th)?(?:\s?(?P<scale>thousand|million|billion|bn|k)(?![a-z]))?"
     rf"(?:-?\s?(?P<unit>{_UNIT})(?![a-z]))?",
     re.I,

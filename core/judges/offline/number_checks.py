@@ -19,7 +19,13 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from ...evidence.index import DocumentIndex, EvidenceIndex, Hit, Passage, per_index
-from ...evidence.named_values import age_stated, field_states, labelled, range_stated, sources_state
+from ...evidence.named_values import (
+    age_stated,
+    labelled,
+    range_stated,
+    record_states,
+    sources_state,
+)
 from ...evidence.named_values import value_context as _context
 from ...text.bounds import all_the_time, bound, scale_top
 from ...text.former import is_former, speaks_of_the_past
@@ -305,11 +311,11 @@ def _stated_beside(claim: ClaimFeatures, q: Quantity, rival: Passage, beside: li
 
 
 def _named(claim: ClaimFeatures, q: Quantity, ix: EvidenceIndex, window: tuple[int, int]) -> bool:
-    """A record's own field, a label ("step 4"), an age or the week states the value."""
+    """A record (a field, a list's length), a label ("step 4"), an age or the week states it."""
     return (
         labelled(claim.body, q, ix)
         or age_stated(claim.body, q, claim.names, ix)
-        or field_states(_context(claim.body, q, window), q, ix)
+        or record_states(claim.body, _context(claim.body, q, window), q, ix)
         or (q.kind == "time" and week_states(claim.body, int(q.value), case_facts(ix)))
     )
 
