@@ -270,8 +270,12 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
     denied = (passage.negated - alike) & set(claim.stems)
     if claim_denies == bool(denied):
         return False  # both deny words the other says, or neither does
-    if denied:
-        return not _claim_denies_too(claim, passage) and _denied_beside(claim, passage, denied)
+    if denied:  # a claim that denies too must speak of what the passage's denial is about
+        return (
+            not _claim_denies_too(claim, passage)
+            and (not claim.negated or _about(passage, claim))
+            and _denied_beside(claim, passage, denied)
+        )
     # A word both put under a negation is denied by both, though one side also says it
     # plainly ("the new sit-out rule: castaways are not allowed to sit out").
     return not claim.negated & negation_scope(passage.text, list(passage.tokens))

@@ -150,3 +150,28 @@ def test_a_denial_of_what_the_claim_says_is_still_a_contradiction() -> None:
     )
     judged = offline_claims("In college she took a nonfiction class.", [memoir])
     assert any(j.verdict is Verdict.CONTRADICTED for j in judged)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "He was not wearing a seatbelt at the time of the crash.",
+            "He was not restrained at the time of the crash, the spokesman said.",
+        ),
+        (
+            "The restaurant couldn't cater for her, as the order included dairy products.",
+            "They did not check the order before it left, and it included dairy products.",
+        ),
+    ],
+)
+def test_two_denials_in_other_words_agree(claim: str, source: str) -> None:
+    """Both sides deny, each in its own words: the words the passage's denial reaches
+    beyond its head ("at the time of the crash") are no denial of the claim's."""
+    assert_no_negation_found(claim, [Document(doc_id="news", text=source)])
+
+
+def test_a_claim_that_denies_something_else_is_still_contradicted() -> None:
+    source = Document(doc_id="news", text="He was not restrained at the time of the crash.")
+    judged = offline_claims("He was restrained, and he did not speed.", [source])
+    assert any(j.verdict is Verdict.CONTRADICTED for j in judged), [j.rationale for j in judged]
