@@ -24,7 +24,7 @@ PREFIX_NEGATIONS = frozenset({"non"})
 #: denial: "instead of attending the local school, he enrolled at Scanlan" is no contradiction
 #: of a source saying he could have attended it.
 _PAIRED_CUES = {"than": "rather", "of": "instead"}
-_CUE_TOKENS = NEGATION_WORDS | PREFIX_NEGATIONS | frozenset(_PAIRED_CUES.values())
+_CUE_TOKENS = NEGATION_WORDS | PREFIX_NEGATIONS | frozenset(_PAIRED_CUES.values()) | {"yet"}
 #: Words that join the items of a list a negation denies as a whole: "does not offer
 #: Wi-Fi, outdoor seating, or reservations" denies the reservations too.
 _LIST_JOINS = frozenset({"or", "nor"})
@@ -117,7 +117,9 @@ def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[se
         words = tokenize(clause)
         inside: set[int] = set()
         for i, tok in enumerate(words):
-            if _denies(words, i):
+            if yet_to(words, i):  # "has yet to determine the cause": the determining
+                inside.update(range(i + 1, _first_content(words, i + 1) + 1))
+            elif _denies(words, i):
                 end = i + 1 + window  # a prefix is part of its word: it takes no room
                 prefixes = sum(w in PREFIX_NEGATIONS for w in words[i + 1 : end])
                 end = _list_end(words, i, end + prefixes)
@@ -134,6 +136,11 @@ def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[se
     return scoped, asserted
 
 
+def _first_content(words: Sequence[str], start: int) -> int:
+    """The index of the first content word from `start` on (the last index when none)."""
+    return next((k for k in range(start, len(words)) if content_stem(words[k])), len(words) - 1)
+
+
 def _has_cue(tokens: Sequence[str]) -> bool:
     """Any negation cue among the tokens (checked at C speed first: most texts hold none)."""
     if _CUE_TOKENS.isdisjoint(tokens) and "n't" not in " ".join(tokens):
@@ -143,7 +150,21 @@ def _has_cue(tokens: Sequence[str]) -> bool:
 
 def _denies(words: Sequence[str], i: int) -> bool:
     """The word at `i` is a negation cue that denies what follows it."""
-    return is_negation(words[i]) and not _no_denial(words, i)
+    return (is_negation(words[i]) and not _no_denial(words, i)) or yet_to(words, i)
+
+
+#: "The jury has yet to reach a verdict": 'yet to' after a form of 'have' or 'be' says the
+#: act has not happened, as "has not reached a verdict yet" does; it denies that act, its
+#: verb, and not the words the act is about ("has yet to determine the cause").
+_YET_AFTER = frozenset("has have had is are was were".split())
+
+
+def yet_to(words: Sequence[str], i: int) -> bool:
+    """The word at `i` is the 'yet' of "has yet to" ("they've yet to", "is yet to be")."""
+    if words[i] != "yet" or i < 1 or i + 1 >= len(words) or words[i + 1] != "to":
+        return False
+    before = words[i - 1]
+    return before in _YET_AFTER or before.endswith(("'ve", "'s"))
 
 
 def _paired_cue(words: Sequence[str], i: int) -> bool:

@@ -1,7 +1,7 @@
 """How far a negation reaches: "Wi-Fi is not available" denies the Wi-Fi (as "no Wi-Fi"
 does); "it's not clear if they plan to testify" denies the clearness, not the plan; "not
 just in our government" and "no other cars were involved" deny nothing a claim restating
-the rest could contradict."""
+the rest could contradict; "has yet to reach a verdict" denies as "has not reached" does."""
 
 from __future__ import annotations
 
@@ -175,3 +175,29 @@ def test_a_claim_that_denies_something_else_is_still_contradicted() -> None:
     source = Document(doc_id="news", text="He was not restrained at the time of the crash.")
     judged = offline_claims("He was restrained, and he did not speed.", [source])
     assert any(j.verdict is Verdict.CONTRADICTED for j in judged), [j.rationale for j in judged]
+
+
+COURT = "The jury has yet to reach a verdict, the court said."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The jury has yet to reach a verdict.", "But the jurors haven't reached a verdict yet."),
+        ("The jurors haven't reached a verdict.", COURT),
+    ],
+)
+def test_yet_to_denies_as_not_yet_does(claim: str, source: str) -> None:
+    assert_no_negation_found(claim, [Document(doc_id="court", text=source)])
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The jury has reached a verdict.", COURT),
+        ("The jury has yet to reach a verdict.", "The jury reached a verdict on Monday."),
+    ],
+)
+def test_yet_to_against_a_plain_statement_is_a_contradiction(claim: str, source: str) -> None:
+    (judged,) = offline_claims(claim, [Document(doc_id="court", text=source)])
+    assert judged.verdict is Verdict.CONTRADICTED, judged.rationale

@@ -22,6 +22,7 @@ from ....text.negation import (
     is_negation,
     is_question,
     negates_a_bound,
+    yet_to,
 )
 from ....text.values import value_words
 from ....text.words import MONTHS, WEEKDAYS, content_stems, normalize
@@ -338,7 +339,7 @@ def _stem(word: str) -> str | None:
 
 #: The words `_polar` rewrites (besides any ending in "n't"): a sentence without one is
 #: its own polar form, found without walking its words.
-_POLAR_WORDS = _NEGATIONS | frozenset(_NEGATIVE_POLE)
+_POLAR_WORDS = _NEGATIONS | frozenset(_NEGATIVE_POLE) | {"yet"}
 
 
 @lru_cache(maxsize=50_000)
@@ -368,6 +369,8 @@ def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
             out += [_without_nt(t), "not"]
         elif t == "cannot":
             out += ["can", "not"]
+        elif yet_to(tokens, i):
+            out += ["not", t]  # "has yet to reach" says "has not reached"
         elif t in _NEGATIONS:
             out.append("not")
         elif t in _NEGATIVE_POLE:
