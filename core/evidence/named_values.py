@@ -142,8 +142,11 @@ def list_counted(body: str, q: Quantity, index: EvidenceIndex) -> bool:
     value = q.value
     if q.kind != "number" or q.unit or isinstance(value, str) or not value.is_integer():
         return False
+    sizes = [key for key, n in _list_sizes(index) if n == value]
+    if not sizes:
+        return False  # the common case: no list of that length (or no record at all)
     counted = set(content_stems(tokenize(body[q.end : q.end + 40])[:3]))
-    return any(n == value and not key.isdisjoint(counted) for key, n in _list_sizes(index))
+    return any(not key.isdisjoint(counted) for key in sizes)
 
 
 @per_index
