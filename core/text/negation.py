@@ -77,7 +77,11 @@ def negated_heads(text: str, tokens: list[str], window: int = 5) -> set[str]:
             if not _denies(words, i):
                 continue
             heads.update(content_stem(words[k]) or "" for k in _denied_subject(words, i))
-            after = (w for w in words[i + 1 : i + 1 + window] if not w.endswith("ly"))
+            after = (
+                w
+                for w in words[i + 1 : i + 1 + window]
+                if not w.endswith("ly") and w not in _RELATIONS
+            )
             heads.add(next((s for w in after if (s := content_stem(w)) is not None), ""))
     heads.discard("")
     return heads
@@ -132,8 +136,13 @@ def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[se
                 inside.add(i + 1)
         for i, t in enumerate(words):
             if (s := content_stem(t)) is not None:
-                (scoped if i in inside else asserted).add(s)
+                (scoped if i in inside and t not in _RELATIONS else asserted).add(s)
     return scoped, asserted
+
+
+#: Words that only relate a thing to what follows them: "not located in a prime area"
+#: denies the prime area, not that the hotel is located somewhere.
+_RELATIONS = frozenset({"located", "situated", "based", "headquartered"})
 
 
 def _first_content(words: Sequence[str], start: int) -> int:

@@ -1,7 +1,8 @@
 """How far a negation reaches: "Wi-Fi is not available" denies the Wi-Fi (as "no Wi-Fi"
 does); "it's not clear if they plan to testify" denies the clearness, not the plan; "not
 just in our government" and "no other cars were involved" deny nothing a claim restating
-the rest could contradict; "has yet to reach a verdict" denies as "has not reached" does."""
+the rest could contradict; "has yet to reach a verdict" denies as "has not reached" does;
+"not located in a prime area" denies the prime area, not the locating."""
 
 from __future__ import annotations
 
@@ -201,3 +202,24 @@ def test_yet_to_denies_as_not_yet_does(claim: str, source: str) -> None:
 def test_yet_to_against_a_plain_statement_is_a_contradiction(claim: str, source: str) -> None:
     (judged,) = offline_claims(claim, [Document(doc_id="court", text=source)])
     assert judged.verdict is Verdict.CONTRADICTED, judged.rationale
+
+
+RESORT = (
+    "Bacara Resort is at 8301 Hollister Ave. Bacara Resort is not located in a prime area; "
+    "it is a resort away from downtown."
+)
+
+
+def test_a_denied_place_denies_the_place_not_the_locating() -> None:
+    assert _denied("The resort is not located in a prime area.") == {"prim", "area"}
+    assert_no_negation_found(
+        "Bacara Resort, located at 8301 Hollister Ave, is a resort away from downtown.",
+        [Document(doc_id="review", text=RESORT)],
+    )
+
+
+def test_the_denied_place_itself_is_still_contradicted() -> None:
+    judged = offline_claims(
+        "Bacara Resort is located in a prime area.", [Document(doc_id="review", text=RESORT)]
+    )
+    assert any(j.verdict is Verdict.CONTRADICTED for j in judged), [j.rationale for j in judged]
