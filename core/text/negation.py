@@ -127,6 +127,8 @@ def _scopes(text: str, tokens: list[str], window: int, paired: bool) -> tuple[se
                 end = i + 1 + window  # a prefix is part of its word: it takes no room
                 prefixes = sum(w in PREFIX_NEGATIONS for w in words[i + 1 : end])
                 end = _list_end(words, i, end + prefixes)
+                if tok == "without":  # a preposition: its object ends at a comma
+                    end = min(end, _comma_after(clause, i))
                 # What an embedded question says is under the negation, not denied by it.
                 inside.update(range(i + 1, end if paired else _question_cut(words, i, end)))
                 inside.update(_denied_subject(words, i))

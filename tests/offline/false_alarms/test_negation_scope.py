@@ -1,7 +1,8 @@
 """What a negation denies: every item of a list it opens ("does not offer Wi-Fi, outdoor
 seating, or reservations"); what 'rather than' and 'instead of' put under a negation (up to
-a comma, and never as a denial of their own); and a question in a source ("Can UVA sue for
-defamation?") asserts nothing a claim could contradict."""
+a comma, and never as a denial of their own); 'without' denies its object, up to a comma
+("without aid, many more people will die" denies the aid); and a question in a source ("Can
+UVA sue for defamation?") asserts nothing a claim could contradict."""
 
 from __future__ import annotations
 
@@ -148,3 +149,24 @@ SCHOOL = Document(
 )
 def test_instead_of_and_rather_than_contradict_nothing_on_their_own(claim: str) -> None:
     assert_no_negation_found(claim, [SCHOOL])
+
+
+@pytest.mark.parametrize(
+    ("text", "denied"),
+    [
+        ("The Red Cross warned that without aid, many more people will die.", {"aid"}),
+        ("He got life without parole, also being found guilty of possession.", {"parol"}),
+        ("He left without paying the bill.", {"pay", "bill"}),
+    ],
+)
+def test_without_denies_its_object_up_to_a_comma(text: str, denied: set[str]) -> None:
+    assert negated_stems(text, tokenize(text)) == denied
+
+
+def test_a_claim_beside_a_without_phrase_is_no_contradiction() -> None:
+    source = Document(
+        doc_id="news", text="Another Red Cross official said people are running out of food."
+    )
+    assert_no_negation_found(
+        "The Red Cross warned that without aid, many more people will die.", [source]
+    )
