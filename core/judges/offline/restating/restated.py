@@ -342,12 +342,12 @@ def _stem(word: str) -> str | None:
 _POLAR_WORDS = _NEGATIONS | frozenset(_NEGATIVE_POLE) | {"yet"}
 
 
-@lru_cache(maxsize=50_000)
 def _without_nt(token: str) -> str:
     """The verb of a contraction with "n't" ("doesn't" -> "does", "won't" -> "will")."""
     return {"won't": "will", "can't": "can"}.get(token, token[:-3])
 
 
+@lru_cache(maxsize=50_000)
 def _polar(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     """Words with every negation made a separate 'not' and every negative pole its positive
     word after a 'not'; and the count of 'not's outside the words (for the claim)."""
