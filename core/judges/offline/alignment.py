@@ -272,11 +272,7 @@ def _negation_mismatch(claim: ClaimFeatures, passage: Passage) -> bool:
     if claim_denies == bool(denied):
         return False  # both deny words the other says, or neither does
     if denied:  # a claim that denies too must speak of what the passage's denial is about
-        return (
-            not _claim_denies_too(claim, passage)
-            and (not claim.negated or _about(passage, claim))
-            and _denied_beside(claim, passage, denied)
-        )
+        return _denial_stands(claim, passage, denied, about=bool(claim.negated))
     # A word both put under a negation is denied by both, though one side also says it
     # plainly ("the new sit-out rule: castaways are not allowed to sit out").
     return not claim.negated & negation_scope(passage.text, list(passage.tokens))
@@ -310,10 +306,18 @@ def _denies_elsewhere(claim: ClaimFeatures, passage: Passage, best: Passage) -> 
     if _EXCEPTIONS & set(claim.tokens) or len(set(claim.stems) & passage.stems) < 2:
         return False
     denied = passage.negated & (set(claim.stems) - claim.negated - best.stems)
+    return bool(denied) and _denial_stands(claim, passage, denied, about=True)
+
+
+def _denial_stands(
+    claim: ClaimFeatures, passage: Passage, denied: frozenset[str], about: bool
+) -> bool:
+    """The passage's denial of `denied`, words the claim asserts, holds against the claim:
+    the claim does not deny the same act, the denial is about what the claim says (asked
+    when `about`), and one sentence of the passage denies them beside the claim's words."""
     return (
-        bool(denied)
-        and _about(passage, claim)
-        and not _claim_denies_too(claim, passage)
+        not _claim_denies_too(claim, passage)
+        and (not about or _about(passage, claim))
         and _denied_beside(claim, passage, denied)
     )
 
