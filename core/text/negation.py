@@ -154,9 +154,9 @@ def _first_content(words: Sequence[str], start: int) -> int:
 
 def _has_cue(tokens: Sequence[str]) -> bool:
     """Any negation cue among the tokens (checked at C speed first: most texts hold none)."""
-    if _CUE_TOKENS.isdisjoint(tokens) and "n't" not in " ".join(tokens):
-        return False
-    return not _CUE_TOKENS.isdisjoint(tokens) or any(t.endswith("n't") for t in tokens)
+    if not _CUE_TOKENS.isdisjoint(tokens):
+        return True
+    return "n't" in " ".join(tokens) and any(t.endswith("n't") for t in tokens)
 
 
 def _denies(words: Sequence[str], i: int) -> bool:
