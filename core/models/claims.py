@@ -13,6 +13,21 @@ from .verdicts import HallucinationType, Severity, Verdict
 _M = TypeVar("_M", bound=Record)
 
 
+class SharedFields(set[str]):
+    """The fields set of every record that a trusted builder below makes of one class: one
+    object, not one per record (a set takes 728 bytes; a 10,000-case run holds some 300,000
+    such records in its main process, and a judge worker pickles each set apart). A copy
+    (pydantic's ``model_copy``) is a plain set of its own; a change in place, such as an
+    assignment to a field would make, is an error rather than a change to every record."""
+
+    def __copy__(self) -> set[str]:
+        return set(self)
+
+    def add(self, element: str) -> None:
+        """Refused: the set is shared (see the class)."""
+        raise TypeError(f"a shared fields set is not changed in place (adding {element!r})")
+
+
 class Citation(Record):
     """Evidence for a verdict; halgate itself checks that the quote occurs in the source."""
 
@@ -26,6 +41,9 @@ class Citation(Record):
     )
 
 
+_CITATION_SET = SharedFields(Citation.model_fields)
+
+
 def trusted_citation(
     doc_id: str, start: int, end: int, quote: str, match: Literal["exact", "normalized", "fuzzy"]
 ) -> Citation:
@@ -33,7 +51,7 @@ def trusted_citation(
     validation: what ``model_construct`` makes (a run makes one for most claims)."""
     state = {"doc_id": doc_id, "start": start, "end": end, "quote": quote}
     state.update(verified=True, match=match)
-    return _unvalidated(Citation, state, set(state))
+    return _unvalidated(Citation, state, _CITATION_SET)
 
 
 def claim_id(case_id: str, system: str, index: int) -> str:
@@ -54,6 +72,7 @@ class Claim(Record):
 
 
 _CLAIM_FIELDS = ("claim_id", "case_id", "system", "index", "text", "start", "end")
+_CLAIM_SET = SharedFields(_CLAIM_FIELDS)
 
 
 def trusted_claim(case_id: str, system: str, index: int, text: str, start: int, end: int) -> Claim:
@@ -68,7 +87,7 @@ def trusted_claim(case_id: str, system: str, index: int, text: str, start: int, 
         "start": start,
         "end": end,
     }
-    return _unvalidated(Claim, state, set(_CLAIM_FIELDS))
+    return _unvalidated(Claim, state, _CLAIM_SET)
 
 
 class RuleFinding(Record):
@@ -94,7 +113,7 @@ class RuleFinding(Record):
         return _finding, (self.rule, self.verdict, self.hallucination_type, self.reason, self.about)
 
 
-_FINDING_FIELDS = frozenset(("rule", "verdict", "hallucination_type", "reason", "about"))
+_FINDING_SET = SharedFields(("rule", "verdict", "hallucination_type", "reason", "about"))
 
 
 def _finding(
@@ -121,7 +140,7 @@ def trusted_finding(
         "reason": reason,
         "about": about,
     }
-    return _unvalidated(RuleFinding, state, set(_FINDING_FIELDS))
+    return _unvalidated(RuleFinding, state, _FINDING_SET)
 
 
 def _unvalidated(cls: type[_M], state: dict[str, Any], fields_set: set[str]) -> _M:
@@ -197,6 +216,7 @@ class ClaimJudgement(Claim):
 _VERDICT_FIELDS = tuple(
     n for n in ClaimJudgement.model_fields if n not in Claim.model_fields and n != "sample_verdicts"
 )
+_JUDGEMENT_SET = SharedFields((*Claim.model_fields, *_VERDICT_FIELDS))
 
 
 def trusted_judgement(claim: Claim, **verdict: Any) -> ClaimJudgement:
@@ -204,9 +224,8 @@ def trusted_judgement(claim: Claim, **verdict: Any) -> ClaimJudgement:
     field but ``sample_verdicts``), without validation: what ``model_construct`` makes, in a
     third of its time (a run makes one for every claim)."""
     state = {**claim.__dict__, **{name: verdict[name] for name in _VERDICT_FIELDS}}
-    fields_set = set(state)
     state["sample_verdicts"] = []
-    return _unvalidated(ClaimJudgement, state, fields_set)
+    return _unvalidated(ClaimJudgement, state, _JUDGEMENT_SET)
 
 
 class VerdictCounts(Record):
