@@ -3,6 +3,9 @@ what judging it alone gives, under its own ids, sharing no mutable object."""
 
 from __future__ import annotations
 
+import pickle
+
+import pytest
 from halgate.inputs.suite import load_suite
 from halgate.judges.offline.judge import OfflineJudge
 from halgate.judges.protocol import JudgeTask
@@ -133,3 +136,21 @@ def test_trusted_citation_equals_the_validated_citation() -> None:
         doc_id="d1", start=3, end=12, quote="four days", verified=True, match="normalized"
     )
     _same_record(fast, slow)
+
+
+def test_trusted_judgements_share_one_fields_set_and_copies_stay_apart() -> None:
+    """Trusted judgements hold one fields set between them; a copy with an update gets its
+    own, and a change in place of the shared one is refused, not made for every judgement."""
+    claim = trusted_claim("c1", "cand", 0, "It takes 3 days.", 0, 16)
+    first = trusted_judgement(claim, **_verdict_fields())
+    second = trusted_judgement(claim, **_verdict_fields())
+    assert first.model_fields_set is second.model_fields_set
+    copied = first.model_copy(update={"sample_verdicts": [Verdict.SUPPORTED]})
+    assert "sample_verdicts" in copied.model_fields_set
+    assert "sample_verdicts" not in first.model_fields_set
+    assert "sample_verdicts" not in second.model_fields_set
+    with pytest.raises(TypeError, match="shared fields set"):
+        first.rationale = "changed"
+    assert second.rationale != "changed"
+    back = pickle.loads(pickle.dumps([first, second]))
+    assert back == [first, second] and back[0].model_fields_set is back[1].model_fields_set
