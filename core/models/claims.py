@@ -143,6 +143,16 @@ def trusted_finding(
     return _unvalidated(RuleFinding, state, _FINDING_SET)
 
 
+def trusted_copy(record: _M, **update: Any) -> _M:
+    """``record.model_copy(update=update)`` for values already of their fields' types, but
+    keeping a shared fields set shared when the update sets no new field (``model_copy``
+    gives every copy a set of its own; the offline judge copies every claim it rescores)."""
+    fields = record.__pydantic_fields_set__
+    if not (isinstance(fields, SharedFields) and fields.issuperset(update)):
+        fields = set(fields) | set(update)
+    return _unvalidated(type(record), {**record.__dict__, **update}, fields)
+
+
 def _unvalidated(cls: type[_M], state: dict[str, Any], fields_set: set[str]) -> _M:
     """An instance of `cls` holding `state` as is, laid out as ``model_construct`` lays it
     out (the trusted builders below and above; tests/offline/test_twin_answers.py)."""

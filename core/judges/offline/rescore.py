@@ -21,6 +21,7 @@ from ...models import (
     Severity,
     Verdict,
 )
+from ...models.claims import trusted_copy
 from ...text.severity import assign_severity
 
 #: Where a miss costs most the rules' doubt stands when it rests on a specific finding: the
@@ -123,4 +124,4 @@ def _with(
         }
         if verdict != Verdict.SUPPORTED and kind == HallucinationType.FABRICATION:
             update["citations"] = []
-    return c.model_copy(update=update)
+    return trusted_copy(c, **update)

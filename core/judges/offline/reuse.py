@@ -23,7 +23,7 @@ from ...models import (
     claim_id,
 )
 from ...models import Verdict as V
-from ...models.claims import trusted_finding, trusted_judgement
+from ...models.claims import trusted_copy, trusted_finding, trusted_judgement
 from .rules.table import RuleDecision
 from .signals import copy_signals
 
@@ -77,20 +77,19 @@ class Judged:
 def as_system(c: ClaimJudgement, system: str) -> ClaimJudgement:
     """The judgement of the same claim in another system's identical answer: its own id,
     and its own citation, signal and finding-list objects (findings are frozen)."""
-    return c.model_copy(
-        update={
-            "claim_id": claim_id(c.case_id, system, c.index),
-            "system": system,
-            "findings": list(c.findings),
-            **own_parts(c.citations, c.signals),
-        }
+    return trusted_copy(
+        c,
+        claim_id=claim_id(c.case_id, system, c.index),
+        system=system,
+        findings=list(c.findings),
+        **own_parts(c.citations, c.signals),
     )
 
 
 def own_parts(citations: Sequence[Citation], signals: dict[str, Any]) -> dict[str, Any]:
     """Copies of a judgement's mutable parts (its citations and signals), for a claim
     that must share none of them with another."""
-    return {"citations": [c.model_copy() for c in citations], "signals": copy_signals(signals)}
+    return {"citations": [trusted_copy(c) for c in citations], "signals": copy_signals(signals)}
 
 
 def findings_of(decision: RuleDecision) -> tuple[RuleFinding, ...]:

@@ -103,7 +103,7 @@ def copied_passage(
         (
             p
             for d in index.docs
-            if longest in d.text.lower() and words in _padded(d.text)
+            if longest in _lowered_document(d.text) and words in _padded_document(d.text)
             for p in d.passages
             if p.leaf is None and is_copy(c, p)
         ),
@@ -207,6 +207,18 @@ def _padded(text: str) -> str:
     """The text's words, normalised, with a space either side (a claim is judged against
     the same few passages again and again)."""
     return f" {normalize(text)} "
+
+
+#: `_padded` for a whole document, which every claim no retrieved passage holds looks for
+#: itself in: memoised apart, for the few documents of the cases in hand, so that whole
+#: documents do not fill the passages' memo.
+_padded_document = lru_cache(maxsize=64)(_padded.__wrapped__)
+
+
+@lru_cache(maxsize=64)
+def _lowered_document(text: str) -> str:
+    """A document's text lower-cased, once per document rather than once per claim."""
+    return text.lower()
 
 
 def polarity_flip(c: ClaimFeatures, p: Passage) -> str | None:
