@@ -15,6 +15,7 @@ from halgate.models.claims import (
     ClaimJudgement,
     trusted_citation,
     trusted_claim,
+    trusted_copy,
     trusted_finding,
     trusted_judgement,
 )
@@ -154,3 +155,18 @@ def test_trusted_judgements_share_one_fields_set_and_copies_stay_apart() -> None
     assert second.rationale != "changed"
     back = pickle.loads(pickle.dumps([first, second]))
     assert back == [first, second] and back[0].model_fields_set is back[1].model_fields_set
+
+
+def test_trusted_copy_is_model_copy() -> None:
+    """trusted_copy gives what model_copy gives; it shares the fields set only while the
+    update sets no field the record had not set."""
+    claim = trusted_claim("c1", "cand", 0, "It takes 3 days.", 0, 16)
+    judged = trusted_judgement(claim, **_verdict_fields())
+    for update in ({}, {"score": 0.25, "verdict": Verdict.UNSUPPORTED}, {"sample_verdicts": []}):
+        fast, slow = trusted_copy(judged, **update), judged.model_copy(update=update)
+        _same_record(fast, slow)
+        assert fast is not judged and fast.__dict__ is not judged.__dict__
+    assert trusted_copy(judged, score=0.5).model_fields_set is judged.model_fields_set
+    grown = trusted_copy(judged, sample_verdicts=[Verdict.SUPPORTED])
+    assert "sample_verdicts" in grown.model_fields_set
+    assert "sample_verdicts" not in judged.model_fields_set
