@@ -4,6 +4,7 @@ claim read against it was flagged, or cited, for a sentence it never restated.""
 
 from __future__ import annotations
 
+from halgate.judges.offline.restating import restated
 from halgate.models import Document, Verdict
 
 from ...conftest import offline_claims
@@ -67,3 +68,16 @@ def test_a_contradiction_cites_the_sentence_it_contradicts() -> None:
     assert _quotes("Swimming in the lake is allowed before 6 am.", RULES) == [
         ["Swimming in the lake is not allowed before 6 am."]
     ]
+
+
+def test_a_document_searched_for_a_copy_is_memoised_apart_and_bounded() -> None:
+    """A claim no retrieved sentence holds is looked for in its whole documents; their
+    normalised text is memoised apart, for a few documents, so that a suite of many large
+    documents does not keep a normalised copy of each in the sentences' memo."""
+    restated._padded_document.cache_clear()
+    big = Document(
+        doc_id="big", text=" ".join(f"Item {i} costs {i + 3} euros." for i in range(3000))
+    )
+    offline_claims("Item 7 costs 12 euros in total today.", [big])
+    memo = restated._padded_document.cache_info()
+    assert memo.currsize == 1 and memo.maxsize == 64
