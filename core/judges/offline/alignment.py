@@ -125,8 +125,7 @@ def align(
     found.names_missing = [
         n
         for n in claim.names
-        if not name_known(n, known)
-        and not name_known(n, known, written=_dotted_codes(index))  # "U.N." for "UN"
+        if not name_known(n, known, written=_dotted_codes(index))  # "U.N." for "UN"
         and not initials_written(n, index.docs)
         and not spelled_out(n, index.docs)
     ]
