@@ -253,7 +253,7 @@ def hedge_cues(tokens: list[str]) -> list[tuple[int, str]]:
             cues.append((i, f"{tok} {nxt}"))
         elif tok in {"some", "certain", "rare"} and nxt in _SOME_WHO:
             cues.append((i, f"{tok} {nxt}"))
-        elif tok in _APPROXIMATORS and _is_count(nxt):
+        elif _approximates(tokens, i):
             cues.append((i, f"{tok} {nxt}"))
     return cues
 
